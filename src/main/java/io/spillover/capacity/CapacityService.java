@@ -1,0 +1,87 @@
+package io.spillover.capacity;
+
+import io.spillover.catalog.Catalog;
+import io.spillover.placement.Capacity;
+import io.spillover.placement.OfferingKey;
+import io.spillover.placement.OfferingState;
+import io.spillover.placement.Violation;
+import io.spillover.providers.CapacityProvider;
+import io.spillover.providers.FleetOffering;
+import io.spillover.system.InvalidRequestException;
+import io.spillover.tenancy.TeamUsage;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Reads capacity for placement and changes on-demand totals, telling the scheduler when they grow. */
+@Service
+public class CapacityService {
+
+    private static final Logger log = LoggerFactory.getLogger(CapacityService.class);
+
+    private final Offerings offerings;
+    private final TeamUsage teams;
+    private final CapacityProvider provider;
+    private final Catalog catalog;
+    private final ApplicationEventPublisher events;
+
+    CapacityService(Offerings offerings, TeamUsage teams, CapacityProvider provider, Catalog catalog,
+                    ApplicationEventPublisher events) {
+        this.offerings = offerings;
+        this.teams = teams;
+        this.provider = provider;
+        this.catalog = catalog;
+        this.events = events;
+    }
+
+    /** A snapshot of everything placement reads: offerings, plans and teams. */
+    @Transactional(readOnly = true)
+    public Capacity snapshot() {
+        List<OfferingState> states = offerings.all().stream().map(Offering::state).toList();
+        return new Capacity(states, List.of(), teams.states().values());
+    }
+
+    public List<Offering> offerings() {
+        return offerings.all();
+    }
+
+    /** The provider's declared fleet wins at startup; changes made at run time last until the next start. */
+    @EventListener(ApplicationReadyEvent.class)
+    @Order(0)
+    public void declareFleet() {
+        for (FleetOffering declared : provider.fleet()) {
+            offerings.setTotal(OfferingKey.onDemand(declared.region(), declared.instanceType()),
+                    declared.onDemandCapacity());
+        }
+        log.info("Fleet of the {} provider: {} on-demand offerings", provider.name(), provider.fleet().size());
+    }
+
+    @Transactional
+    public Offering setOnDemandCapacity(String region, String instanceType, Integer capacity) {
+        var violations = new ArrayList<Violation>();
+        if (!provider.regions().contains(region)) {
+            violations.add(new Violation("region", "region " + region + " is not served by the "
+                    + provider.name() + " provider"));
+        }
+        if (!catalog.contains(instanceType)) {
+            violations.add(new Violation("instanceType", "unknown instance type " + instanceType));
+        }
+        if (capacity == null || capacity < 0 || capacity > 100_000) {
+            violations.add(new Violation("onDemandCapacity", "must be a whole number from 0 to 100000"));
+        }
+        if (!violations.isEmpty()) {
+            throw new InvalidRequestException(violations);
+        }
+        OfferingKey key = OfferingKey.onDemand(region, instanceType);
+        Offering offering = offerings.setTotal(key, capacity);
+        events.publishEvent(new CapacityChanged(key, CapacityChanged.Cause.TOTAL_CHANGED));
+        return offering;
+    }
+}

@@ -1,0 +1,5 @@
+package io.spillover.catalog;
+
+public enum AcceleratorKind {
+    GPU, TRAINIUM, INFERENTIA, NONE
+}

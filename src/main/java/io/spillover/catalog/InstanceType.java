@@ -1,0 +1,49 @@
+package io.spillover.catalog;
+
+import java.util.Objects;
+
+/**
+ * One SageMaker instance type and the facts Spillover knows of it.
+ *
+ * @param acceleratorMemoryGiB memory of one accelerator, 0 without accelerators
+ * @param cudaComputeCapability NVIDIA compute capability ("9.0"), null for other kinds
+ */
+public record InstanceType(
+        String name,
+        String family,
+        AcceleratorKind acceleratorKind,
+        String acceleratorModel,
+        int acceleratorCount,
+        int acceleratorMemoryGiB,
+        int vcpus,
+        int memoryGiB,
+        boolean efa,
+        boolean training,
+        boolean processing,
+        String cudaComputeCapability) {
+
+    public InstanceType {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(acceleratorKind, "acceleratorKind");
+        if (acceleratorCount < 0 || acceleratorMemoryGiB < 0 || vcpus < 1 || memoryGiB < 1) {
+            throw new IllegalArgumentException("impossible facts for " + name);
+        }
+        if ((acceleratorKind == AcceleratorKind.NONE) != (acceleratorCount == 0)) {
+            throw new IllegalArgumentException(name + ": accelerator kind and count disagree");
+        }
+    }
+
+    /** SageMaker's "accelerated" families: ml.p*, ml.g*, ml.trn*, ml.inf*. */
+    public boolean accelerated() {
+        return family.startsWith("p") || family.startsWith("g") || family.startsWith("trn") || family.startsWith("inf");
+    }
+
+    public int totalAcceleratorMemoryGiB() {
+        return acceleratorCount * acceleratorMemoryGiB;
+    }
+
+    public boolean suits(JobKind kind) {
+        return kind == JobKind.TRAINING ? training : processing;
+    }
+}

@@ -1,0 +1,223 @@
+package io.spillover.jobs;
+
+import io.spillover.catalog.JobKind;
+import io.spillover.placement.EntryVerdict;
+import io.spillover.placement.PreferenceList;
+import jakarta.persistence.CollectionTable;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.ElementCollection;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.OrderColumn;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.hibernate.annotations.ColumnTransformer;
+import org.hibernate.annotations.DynamicUpdate;
+
+/**
+ * A job and its life. It guards its own transitions: each method refuses a change its status does not
+ * allow, and answers the {@link Transition} to log.
+ */
+@Entity
+@Table(name = "jobs")
+@DynamicUpdate
+class Job {
+
+    @Id
+    private UUID id;
+    private String team;
+    private String name;
+    @Enumerated(EnumType.STRING)
+    private JobKind kind;
+    @Enumerated(EnumType.STRING)
+    private JobStatus status;
+    @Enumerated(EnumType.STRING)
+    private StatusReason statusReason;
+    private String statusMessage;
+    private Integer instanceCount;
+    private long maxPendingSeconds;
+    private Long maxRuntimeSeconds;
+    private int priority;
+    private String clientToken;
+    @Convert(converter = JobSpecConverter.class)
+    @ColumnTransformer(write = "?::jsonb")
+    private JobSpec spec;
+    @ElementCollection(fetch = FetchType.EAGER)
+    @CollectionTable(name = "job_entries", joinColumns = @JoinColumn(name = "job_id"))
+    @OrderColumn(name = "idx")
+    private List<JobEntry> entries = new ArrayList<>();
+    private Integer selectedIndex;
+    private String selectedType;
+    private Integer selectedCount;
+    private String selectedRegion;
+    private String selectedSource;
+    private Long offeringId;
+    private boolean holdsCapacity;
+    private int attempt;
+    private String providerJobName;
+    private Instant createdAt;
+    private Instant pendingDeadline;
+    private Instant startedAt;
+    private Instant runtimeDeadline;
+    private Instant endedAt;
+    @Column(insertable = false, updatable = false)
+    private Long lastEvaluationId;
+    @Version
+    private long version;
+
+    protected Job() {
+    }
+
+    static Job submit(UUID id, String team, String name, JobKind kind, PreferenceList preferences,
+                      Integer uniformCount, Duration maxPending, Long maxRuntimeSeconds, int priority,
+                      String clientToken, JobSpec spec, Instant now) {
+        Job job = new Job();
+        job.id = id;
+        job.team = team;
+        job.name = name;
+        job.kind = kind;
+        job.status = JobStatus.PENDING;
+        job.statusReason = StatusReason.SUBMITTED;
+        job.statusMessage = "waiting for capacity";
+        job.instanceCount = uniformCount;
+        job.maxPendingSeconds = maxPending.toSeconds();
+        job.maxRuntimeSeconds = maxRuntimeSeconds;
+        job.priority = priority;
+        job.clientToken = clientToken;
+        job.spec = spec;
+        preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry)));
+        job.createdAt = now;
+        job.pendingDeadline = now.plus(maxPending);
+        return job;
+    }
+
+    Transition submitted() {
+        return new Transition(id, team, createdAt, null, JobStatus.PENDING, StatusReason.SUBMITTED,
+                "submitted with " + entries.size() + " acceptable instance type(s)", attempt);
+    }
+
+    /** Takes the selected entry: a new attempt starts, holding capacity of {@code offeringId}. */
+    Transition start(EntryVerdict selected, long offeringId, Instant now) {
+        attempt++;
+        Transition transition = move(JobStatus.STARTING, StatusReason.PLACED, "placed on entry " + selected.index()
+                + ": " + selected.instanceCount() + " x " + selected.instanceType() + " in " + selected.region()
+                + " (" + selected.source() + ")", now);
+        selectedIndex = selected.index();
+        selectedType = selected.instanceType();
+        selectedCount = selected.instanceCount();
+        selectedRegion = selected.region();
+        selectedSource = selected.source();
+        this.offeringId = offeringId;
+        holdsCapacity = true;
+        providerJobName = providerJobName(id, attempt);
+        startedAt = null;
+        return transition;
+    }
+
+    Transition running(Instant now, String message) {
+        Transition transition = move(JobStatus.RUNNING, StatusReason.LAUNCHED, message, now);
+        startedAt = now;
+        runtimeDeadline = maxRuntimeSeconds == null ? null : now.plusSeconds(maxRuntimeSeconds);
+        return transition;
+    }
+
+    /** The provider refused this attempt for capacity: back to the queue without the selection. */
+    Transition requeue(String message, Instant now) {
+        Transition transition = move(JobStatus.PENDING, StatusReason.LAUNCH_REFUSED, message, now);
+        clearSelection();
+        return transition;
+    }
+
+    Transition stopping(StatusReason reason, String message, Instant now) {
+        return move(JobStatus.STOPPING, reason, message, now);
+    }
+
+    /** The job ended: on the provider, or before ever reaching it (a pending job stopped). */
+    Transition end(JobStatus end, StatusReason reason, String message, Instant now) {
+        if (!end.ended()) {
+            throw new IllegalArgumentException(end + " is not an end");
+        }
+        // A stop asked for by a user or a limit keeps its reason when the provider confirms it.
+        boolean keepReason = status == JobStatus.STOPPING && end == JobStatus.STOPPED;
+        StatusReason finalReason = keepReason ? statusReason : reason;
+        String finalMessage = keepReason ? statusMessage : message;
+        Transition transition = move(end, finalReason, finalMessage, now);
+        endedAt = now;
+        return transition;
+    }
+
+    /** Lets go of the capacity this attempt held; answers false when it held none. */
+    boolean releaseCapacity() {
+        boolean held = holdsCapacity;
+        holdsCapacity = false;
+        offeringId = null;
+        return held;
+    }
+
+    private void clearSelection() {
+        releaseCapacity();
+        selectedIndex = null;
+        selectedType = null;
+        selectedCount = null;
+        selectedRegion = null;
+        selectedSource = null;
+        providerJobName = null;
+    }
+
+    private Transition move(JobStatus next, StatusReason reason, String message, Instant now) {
+        if (!status.canBecome(next)) {
+            throw new IllegalStateException("job " + name + " is " + status + " and cannot become " + next);
+        }
+        var transition = new Transition(id, team, now, status, next, reason, message, attempt);
+        status = next;
+        statusReason = reason;
+        statusMessage = message;
+        return transition;
+    }
+
+    /** SageMaker-valid (letters, digits, hyphens, at most 63) and the same for the same attempt. */
+    static String providerJobName(UUID id, int attempt) {
+        return "spl-" + id.toString().replace("-", "") + "-" + attempt;
+    }
+
+    PreferenceList preferences() {
+        return new PreferenceList(entries.stream().map(JobEntry::toPreference).toList());
+    }
+
+    UUID id() { return id; }
+    String team() { return team; }
+    String name() { return name; }
+    JobKind kind() { return kind; }
+    JobStatus status() { return status; }
+    StatusReason statusReason() { return statusReason; }
+    String statusMessage() { return statusMessage; }
+    Integer instanceCount() { return instanceCount; }
+    long maxPendingSeconds() { return maxPendingSeconds; }
+    Long maxRuntimeSeconds() { return maxRuntimeSeconds; }
+    int priority() { return priority; }
+    String clientToken() { return clientToken; }
+    JobSpec spec() { return spec; }
+    Integer selectedIndex() { return selectedIndex; }
+    String selectedType() { return selectedType; }
+    Integer selectedCount() { return selectedCount; }
+    String selectedRegion() { return selectedRegion; }
+    String selectedSource() { return selectedSource; }
+    Long offeringId() { return offeringId; }
+    boolean holdsCapacity() { return holdsCapacity; }
+    int attempt() { return attempt; }
+    String providerJobName() { return providerJobName; }
+    Instant createdAt() { return createdAt; }
+    Instant pendingDeadline() { return pendingDeadline; }
+    Instant startedAt() { return startedAt; }
+    Instant endedAt() { return endedAt; }
+}

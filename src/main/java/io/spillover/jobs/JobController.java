@@ -1,0 +1,67 @@
+package io.spillover.jobs;
+
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api/v1/teams/{team}")
+class JobController {
+
+    private final JobService jobs;
+
+    JobController(JobService jobs) {
+        this.jobs = jobs;
+    }
+
+    /** 201 with the new job; 200 with the original when the client token was seen before. */
+    @PostMapping("/jobs")
+    ResponseEntity<JobView> submit(@PathVariable String team, @RequestBody JobRequest request) {
+        JobService.Submitted submitted = jobs.submit(team, request);
+        if (!submitted.created()) {
+            return ResponseEntity.ok(submitted.job());
+        }
+        return ResponseEntity.created(URI.create("/api/v1/teams/" + team + "/jobs/" + submitted.job().name()))
+                .body(submitted.job());
+    }
+
+    @GetMapping("/jobs")
+    JobPage list(@PathVariable String team, @RequestParam(required = false) JobStatus status,
+                 @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "20") int size) {
+        return jobs.list(team, status, page, size);
+    }
+
+    @GetMapping("/jobs/{job}")
+    JobView describe(@PathVariable String team, @PathVariable String job) {
+        return jobs.describe(team, job);
+    }
+
+    @GetMapping("/jobs/{job}/evaluations")
+    List<EvaluationView> evaluations(@PathVariable String team, @PathVariable String job,
+                                     @RequestParam(defaultValue = "50") int limit) {
+        return jobs.evaluations(team, job, limit);
+    }
+
+    @GetMapping(value = "/jobs/{job}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
+    String logs(@PathVariable String team, @PathVariable String job) {
+        return jobs.logs(team, job);
+    }
+
+    @PostMapping("/jobs/{job}/stop")
+    JobView stop(@PathVariable String team, @PathVariable String job) {
+        return jobs.stop(team, job);
+    }
+
+    @PostMapping("/placements/explain")
+    ExplainView explain(@PathVariable String team, @RequestBody JobRequest request) {
+        return jobs.explain(team, request);
+    }
+}

@@ -1,0 +1,232 @@
+package io.spillover.jobs;
+
+import io.spillover.capacity.CapacityReleased;
+import io.spillover.capacity.Offerings;
+import io.spillover.catalog.Catalog;
+import io.spillover.placement.Decision;
+import io.spillover.placement.EntryVerdict;
+import io.spillover.placement.OfferingKey;
+import io.spillover.providers.LaunchRequest;
+import io.spillover.providers.ProviderJobChanged;
+import io.spillover.providers.ProviderJobStatus;
+import io.spillover.tenancy.TeamUsage;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Every change of a job's status after submission, each in one transaction with the capacity it books or
+ * releases and the log entry it writes: the scheduler's placements, the provider's reports, stops and limits.
+ */
+@Service
+public class JobLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(JobLifecycle.class);
+
+    private final Jobs jobs;
+    private final JobHistory history;
+    private final Offerings offerings;
+    private final TeamUsage teams;
+    private final Catalog catalog;
+    private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
+
+    JobLifecycle(Jobs jobs, JobHistory history, Offerings offerings, TeamUsage teams, Catalog catalog,
+                 JdbcClient jdbc, ApplicationEventPublisher events, Clock clock) {
+        this.jobs = jobs;
+        this.history = history;
+        this.offerings = offerings;
+        this.teams = teams;
+        this.catalog = catalog;
+        this.jdbc = jdbc;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /**
+     * Commits a selection: the job becomes STARTING and its capacity is booked, with the evaluation logged,
+     * all in one transaction. Empty when the job is no longer pending. The database refuses overbooking with
+     * {@link io.spillover.tenancy.CapacityRefusedException}, rolling everything back.
+     */
+    @Transactional
+    public Optional<LaunchRequest> start(UUID jobId, Decision decision, String trigger, Instant now) {
+        Job job = jobs.findById(jobId).orElse(null);
+        if (job == null || job.status() != JobStatus.PENDING) {
+            return Optional.empty();
+        }
+        EntryVerdict selected = decision.selected().orElseThrow();
+        var entry = job.preferences().get(selected.index());
+        long offeringId = offerings.book(entry.offering(), entry.instanceCount());
+        teams.book(job.team(), entry.instanceType(), entry.instanceCount(), accelerators(entry.instanceType(),
+                entry.instanceCount()));
+        history.record(jobId, job.team(), decision, trigger, now);
+        history.append(job.start(selected, offeringId, now));
+        JobSpec spec = job.spec();
+        var request = new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(),
+                entry.instanceType(), entry.instanceCount(), entry.region(), entry.trainingPlan(),
+                spec.container(), spec.local(), job.maxRuntimeSeconds());
+        events.publishEvent(new LaunchReady(jobId, job.attempt(), request));
+        return Optional.of(request);
+    }
+
+    /** Logs evaluations that placed nothing (counted only when unchanged). */
+    @Transactional
+    public void recordWaiting(List<WaitingJob> waiting, Instant now) {
+        waiting.forEach(w -> history.record(w.jobId(), w.team(), w.decision(), w.trigger(), now));
+    }
+
+    public record WaitingJob(UUID jobId, String team, Decision decision, String trigger) {
+    }
+
+    /** The provider refused the launch for capacity: mark the offering, give back capacity, queue again. */
+    @Transactional
+    public void launchRefused(UUID jobId, int attempt, String message, Duration unavailableFor) {
+        Job job = jobs.findById(jobId).orElseThrow();
+        if (job.attempt() != attempt || job.status() != JobStatus.STARTING) {
+            return;
+        }
+        Instant now = clock.instant();
+        offerings.markUnavailable(job.offeringId(), now.plus(unavailableFor), "an insufficient-capacity error");
+        OfferingKey key = releaseHeld(job);
+        history.append(job.requeue("launch refused on " + key.describe() + ": " + message, now));
+        events.publishEvent(new RequeuedAfterRefusal(jobId, job.team()));
+    }
+
+    /** The provider refused the launch for good: the job fails with its message. */
+    @Transactional
+    public void launchFailed(UUID jobId, int attempt, String message) {
+        Job job = jobs.findById(jobId).orElseThrow();
+        if (job.attempt() != attempt || job.status().ended()) {
+            return;
+        }
+        releaseHeld(job);
+        history.append(job.end(JobStatus.FAILED, StatusReason.PROVIDER_ERROR, message, clock.instant()));
+    }
+
+    /** Follows what the provider reports of the current attempt; reports of old attempts are ignored. */
+    @EventListener
+    @Transactional
+    public void providerChanged(ProviderJobChanged change) {
+        Optional<Job> found = jobs.findByProviderJobName(change.providerJobName());
+        if (found.isEmpty()) {
+            log.debug("Ignoring report on {}: no current attempt of that name", change.providerJobName());
+            return;
+        }
+        Job job = found.get();
+        Instant now = clock.instant();
+        ProviderJobStatus status = change.status();
+        if (job.status().ended() || status == ProviderJobStatus.STARTING) {
+            return;
+        }
+        if (status == ProviderJobStatus.RUNNING) {
+            if (job.status() == JobStatus.STARTING) {
+                history.append(job.running(now, change.message()));
+            }
+            return;
+        }
+        releaseHeld(job);
+        Transition end = switch (status) {
+            case COMPLETED -> job.end(JobStatus.COMPLETED, StatusReason.COMPLETED, change.message(), now);
+            case FAILED -> job.end(JobStatus.FAILED, StatusReason.NONZERO_EXIT, change.message(), now);
+            default -> job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_USER, change.message(), now);
+        };
+        history.append(end);
+    }
+
+    /** Stops a job: a pending one at once, one on the provider by asking the provider. */
+    @Transactional
+    public void stop(UUID jobId, StatusReason reason, String message) {
+        Job job = jobs.findById(jobId).orElseThrow();
+        Instant now = clock.instant();
+        if (job.status() == JobStatus.PENDING) {
+            history.append(job.end(JobStatus.STOPPED, reason, message, now));
+            events.publishEvent(new JobLeftQueue(jobId, job.team()));
+        } else if (job.status() == JobStatus.STARTING || job.status() == JobStatus.RUNNING) {
+            history.append(job.stopping(reason, message, now));
+            events.publishEvent(new StopRequested(job.providerJobName()));
+        }
+    }
+
+    /** The provider lost an attempt it had accepted (it restarted, say): the job fails and frees its capacity. */
+    @Transactional
+    public void lostByProvider(UUID jobId, int attempt) {
+        Job job = jobs.findById(jobId).orElseThrow();
+        if (job.attempt() != attempt || job.status().ended()) {
+            return;
+        }
+        releaseHeld(job);
+        history.append(job.end(JobStatus.FAILED, StatusReason.LOST_BY_PROVIDER,
+                "the " + "provider no longer knows attempt " + attempt, clock.instant()));
+    }
+
+    /** Pending jobs whose maximum pending time ran out by {@code now}. */
+    public List<UUID> pendingPastDeadline(Instant now) {
+        return jdbc.sql("SELECT id FROM jobs WHERE status = 'PENDING' AND pending_deadline <= ? ORDER BY pending_deadline")
+                .param(Timestamp.from(now)).query(UUID.class).list();
+    }
+
+    /** Jobs on the provider past their maximum run time by {@code now}. */
+    public List<UUID> runningPastLimit(Instant now) {
+        return jdbc.sql("SELECT id FROM jobs WHERE status IN ('STARTING', 'RUNNING') AND runtime_deadline <= ?")
+                .param(Timestamp.from(now)).query(UUID.class).list();
+    }
+
+    /** The next moment a pending deadline or a run-time limit falls due. */
+    public Optional<Instant> nextDeadline() {
+        return jdbc.sql("""
+                        SELECT least((SELECT min(pending_deadline) FROM jobs WHERE status = 'PENDING'),
+                                     (SELECT min(runtime_deadline) FROM jobs WHERE status IN ('STARTING', 'RUNNING')))""")
+                .query(Timestamp.class).optional().map(Timestamp::toInstant);
+    }
+
+    /** Jobs on the provider, for reconciling with it when a scheduler takes over. */
+    public List<LiveAttempt> liveAttempts() {
+        return jdbc.sql("SELECT id, attempt, status, provider_job_name FROM jobs"
+                        + " WHERE status IN ('STARTING', 'RUNNING', 'STOPPING')")
+                .query((rs, n) -> new LiveAttempt(rs.getObject("id", UUID.class), rs.getInt("attempt"),
+                        JobStatus.valueOf(rs.getString("status")), rs.getString("provider_job_name")))
+                .list();
+    }
+
+    public record LiveAttempt(UUID jobId, int attempt, JobStatus status, String providerJobName) {
+    }
+
+    /** The launch request of a STARTING job's current attempt, to launch again (idempotently) after a takeover. */
+    @Transactional(readOnly = true)
+    public Optional<LaunchRequest> currentLaunch(UUID jobId) {
+        return jobs.findById(jobId).filter(job -> job.status() == JobStatus.STARTING).map(job -> {
+            var entry = job.preferences().get(job.selectedIndex());
+            return new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(), entry.instanceType(),
+                    entry.instanceCount(), entry.region(), entry.trainingPlan(), job.spec().container(),
+                    job.spec().local(), job.maxRuntimeSeconds());
+        });
+    }
+
+    private OfferingKey releaseHeld(Job job) {
+        var entry = job.preferences().get(job.selectedIndex());
+        Long offeringId = job.offeringId();
+        if (job.releaseCapacity()) {
+            offerings.release(offeringId, entry.instanceCount());
+            teams.release(job.team(), entry.instanceType(), entry.instanceCount(),
+                    accelerators(entry.instanceType(), entry.instanceCount()));
+            events.publishEvent(new CapacityReleased(entry.offering(), job.team()));
+        }
+        return entry.offering();
+    }
+
+    private int accelerators(String instanceType, int count) {
+        return catalog.get(instanceType).acceleratorCount() * count;
+    }
+}

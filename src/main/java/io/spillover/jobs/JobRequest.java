@@ -1,0 +1,47 @@
+package io.spillover.jobs;
+
+import io.spillover.catalog.JobKind;
+import io.spillover.placement.RequestedEntry;
+import io.spillover.providers.ContainerSpec;
+import io.spillover.providers.LocalSettings;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+
+/**
+ * The body of a submission or an explain request (SPEC §5.1). Shape and value rules of single fields are
+ * declared here; the rules that span fields and need the catalog, quotas and plans are the placement core's
+ * {@link io.spillover.placement.SubmissionRules}.
+ */
+public record JobRequest(
+        @Pattern(regexp = "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}",
+                message = "must be 1 to 63 letters, digits or hyphens, starting and ending with a letter or digit")
+        String name,
+        @NotNull JobKind kind,
+        List<Entry> instancePreferences,
+        Integer instanceCount,
+        Long maxPendingTimeInSeconds,
+        @Min(1) @Max(2_419_200) Long maxRuntimeInSeconds,
+        @Min(-1000) @Max(1000) Integer priority,
+        @Size(min = 1, max = 128) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII without spaces")
+        String clientToken,
+        @Valid ContainerSpec container,
+        @Valid LocalSettings local) {
+
+    /** One entry as written: {@code region} defaults to the provider's, {@code instanceCount} to the job's. */
+    public record Entry(String instanceType, Integer instanceCount, String trainingPlan, String region) {
+
+        RequestedEntry requested() {
+            return new RequestedEntry(instanceType, instanceCount, trainingPlan, region);
+        }
+    }
+
+    List<RequestedEntry> requestedEntries() {
+        return instancePreferences == null ? null
+                : instancePreferences.stream().map(e -> e == null ? null : e.requested()).toList();
+    }
+}

@@ -1,0 +1,212 @@
+package io.spillover.jobs;
+
+import io.spillover.capacity.CapacityService;
+import io.spillover.catalog.Catalog;
+import io.spillover.placement.Decision;
+import io.spillover.placement.Placement;
+import io.spillover.placement.PlacementRequest;
+import io.spillover.placement.Submission;
+import io.spillover.placement.SubmissionRules;
+import io.spillover.placement.TeamState;
+import io.spillover.placement.Violation;
+import io.spillover.providers.CapacityProvider;
+import io.spillover.system.ConflictException;
+import io.spillover.system.InvalidRequestException;
+import io.spillover.system.NotFoundException;
+import io.spillover.system.Validation;
+import io.spillover.tenancy.TeamService;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Sort;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Submission, reading and stopping of a team's jobs, and the explain dry run. */
+@Service
+public class JobService {
+
+    static final int MAX_PAGE_SIZE = 200;
+
+    private final Jobs jobs;
+    private final JobHistory history;
+    private final JobLifecycle lifecycle;
+    private final TeamService teams;
+    private final CapacityService capacity;
+    private final CapacityProvider provider;
+    private final SubmissionRules rules;
+    private final Placement placement;
+    private final Validation validation;
+    private final JobLimits limits;
+    private final TransactionTemplate transactions;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
+
+    JobService(Jobs jobs, JobHistory history, JobLifecycle lifecycle, TeamService teams, CapacityService capacity,
+               CapacityProvider provider, Catalog catalog, Validation validation, JobLimits limits,
+               TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+        this.jobs = jobs;
+        this.history = history;
+        this.lifecycle = lifecycle;
+        this.teams = teams;
+        this.capacity = capacity;
+        this.provider = provider;
+        this.rules = new SubmissionRules(catalog, new SubmissionRules.Limits(limits.minPendingTime().toSeconds(),
+                limits.maxPendingTime().toSeconds(), provider.defaultRegion(), provider.regions()));
+        this.placement = new Placement(catalog);
+        this.validation = validation;
+        this.limits = limits;
+        this.transactions = transactions;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** The outcome of a submission: the job, and whether this call created it or found it by client token. */
+    public record Submitted(JobView job, boolean created) {
+    }
+
+    /**
+     * Checks the request against every rule and stores it as PENDING; the scheduler places it. A retried
+     * submission with the same client token answers the job it made the first time.
+     */
+    public Submitted submit(String team, JobRequest request) {
+        TeamState state = teams.state(team);
+        if (request != null && request.clientToken() != null) {
+            Optional<JobView> earlier = findByClientToken(team, request.clientToken());
+            if (earlier.isPresent()) {
+                return new Submitted(earlier.get(), false);
+            }
+        }
+        SubmissionRules.Result checked = check(request, state);
+        String name = request.name() != null ? request.name()
+                : request.kind().name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        try {
+            JobView view = transactions.execute(tx -> {
+                if (jobs.existsByTeamAndName(team, name)) {
+                    throw new InvalidRequestException("name", "team " + team + " already has a job named " + name);
+                }
+                Duration maxPending = request.maxPendingTimeInSeconds() == null ? limits.defaultMaxPendingTime()
+                        : Duration.ofSeconds(request.maxPendingTimeInSeconds());
+                Job job = Job.submit(UUID.randomUUID(), team, name, request.kind(), checked.preferences(),
+                        request.instanceCount(), maxPending, request.maxRuntimeInSeconds(),
+                        request.priority() == null ? 0 : request.priority(), request.clientToken(),
+                        new JobSpec(request.container(), request.local()), clock.instant());
+                jobs.saveAndFlush(job);
+                history.append(job.submitted());
+                events.publishEvent(new JobSubmitted(job.id(), team));
+                return JobView.of(job, null);
+            });
+            return new Submitted(describe(team, view.name()), true);
+        } catch (DataIntegrityViolationException e) {
+            // A concurrent submission with the same name or client token won the race.
+            if (request.clientToken() != null) {
+                Optional<JobView> winner = findByClientToken(team, request.clientToken());
+                if (winner.isPresent()) {
+                    return new Submitted(winner.get(), false);
+                }
+            }
+            throw new InvalidRequestException("name", "team " + team + " already has a job named " + name);
+        }
+    }
+
+    /** Where the job would be placed now, and why not elsewhere; nothing is stored. */
+    @Transactional(readOnly = true)
+    public ExplainView explain(String team, JobRequest request) {
+        TeamState state = teams.state(team);
+        SubmissionRules.Result checked = check(request, state);
+        Instant now = clock.instant();
+        Decision decision = placement.decide(new PlacementRequest(team, request.kind(), checked.preferences()),
+                capacity.snapshot(), now);
+        return new ExplainView(now, decision.outcome(),
+                decision.selected().map(v -> v.index()).orElse(null), decision.entries());
+    }
+
+    private SubmissionRules.Result check(JobRequest request, TeamState team) {
+        List<Violation> violations = new ArrayList<>(validation.check(request));
+        if (request == null) {
+            throw new InvalidRequestException(violations);
+        }
+        SubmissionRules.Result checked = rules.check(new Submission(request.kind(), request.requestedEntries(),
+                request.instanceCount(), request.maxPendingTimeInSeconds()), team, Map.of());
+        violations.addAll(checked.violations());
+        if (!violations.isEmpty()) {
+            throw new InvalidRequestException(violations);
+        }
+        return checked;
+    }
+
+    @Transactional(readOnly = true)
+    public JobView describe(String team, String name) {
+        Job job = find(team, name);
+        return JobView.of(job, history.transitions(job.id()));
+    }
+
+    @Transactional(readOnly = true)
+    public JobPage list(String team, JobStatus status, int page, int size) {
+        teams.state(team);
+        var violations = new ArrayList<Violation>();
+        if (page < 0) {
+            violations.add(new Violation("page", "must be 0 or more"));
+        }
+        if (size < 1 || size > MAX_PAGE_SIZE) {
+            violations.add(new Violation("size", "must be from 1 to " + MAX_PAGE_SIZE));
+        }
+        if (!violations.isEmpty()) {
+            throw new InvalidRequestException(violations);
+        }
+        var pageable = PageRequest.of(page, size, Sort.by(Sort.Order.desc("createdAt"), Sort.Order.desc("id")));
+        Page<Job> found = status == null ? jobs.findByTeam(team, pageable)
+                : jobs.findByTeamAndStatus(team, status, pageable);
+        return new JobPage(found.map(job -> JobView.of(job, null)).getContent(), page, size,
+                found.getTotalElements(), found.getTotalPages());
+    }
+
+    @Transactional(readOnly = true)
+    public List<EvaluationView> evaluations(String team, String name, int limit) {
+        if (limit < 1 || limit > 500) {
+            throw new InvalidRequestException("limit", "must be from 1 to 500");
+        }
+        return history.evaluations(find(team, name).id(), limit);
+    }
+
+    /** Stops a live job; stopping one that already ended is a conflict. */
+    public JobView stop(String team, String name) {
+        Job job = find(team, name);
+        if (job.status().ended()) {
+            throw new ConflictException("job " + name + " already ended: " + job.status());
+        }
+        if (job.status() != JobStatus.STOPPING) {
+            lifecycle.stop(job.id(), StatusReason.STOPPED_BY_USER, "stopped by a user");
+        }
+        return describe(team, name);
+    }
+
+    @Transactional(readOnly = true)
+    public String logs(String team, String name) {
+        Job job = find(team, name);
+        if (job.providerJobName() == null) {
+            return "";
+        }
+        return provider.logs(job.providerJobName()).orElse("");
+    }
+
+    private Optional<JobView> findByClientToken(String team, String clientToken) {
+        return jobs.findByTeamAndClientToken(team, clientToken).map(job -> describe(team, job.name()));
+    }
+
+    private Job find(String team, String name) {
+        teams.state(team);
+        return jobs.findByTeamAndName(team, name)
+                .orElseThrow(() -> new NotFoundException("team " + team + " has no job " + name));
+    }
+}

@@ -1,0 +1,8 @@
+package io.spillover.jobs;
+
+import io.spillover.providers.ContainerSpec;
+import io.spillover.providers.LocalSettings;
+
+/** The parts of a job only its provider reads; stored as one JSON document. */
+record JobSpec(ContainerSpec container, LocalSettings local) {
+}

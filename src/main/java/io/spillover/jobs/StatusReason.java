@@ -1,0 +1,17 @@
+package io.spillover.jobs;
+
+/** Why a job is in its status, as a stable code; the status message says it in words. */
+public enum StatusReason {
+    SUBMITTED,
+    PLACED,
+    LAUNCHED,
+    LAUNCH_REFUSED,
+    COMPLETED,
+    NONZERO_EXIT,
+    MAX_PENDING_TIME_EXCEEDED,
+    MAX_RUNTIME_EXCEEDED,
+    STOPPED_BY_USER,
+    PLAN_EXPIRED,
+    PROVIDER_ERROR,
+    LOST_BY_PROVIDER
+}

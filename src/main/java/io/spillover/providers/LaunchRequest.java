@@ -1,0 +1,22 @@
+package io.spillover.providers;
+
+import io.spillover.catalog.JobKind;
+import java.util.Objects;
+
+/**
+ * One attempt to start a job on the selected entry. {@code providerJobName} is derived from the job's id
+ * and attempt, so launching the same attempt twice finds the first launch instead of making a second.
+ *
+ * @param trainingPlan the plan's name when the entry takes plan capacity, else null
+ */
+public record LaunchRequest(String providerJobName, String team, String jobName, JobKind kind,
+                            String instanceType, int instanceCount, String region, String trainingPlan,
+                            ContainerSpec container, LocalSettings local, Long maxRuntimeSeconds) {
+
+    public LaunchRequest {
+        Objects.requireNonNull(providerJobName, "providerJobName");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(instanceType, "instanceType");
+        Objects.requireNonNull(region, "region");
+    }
+}

@@ -1,0 +1,141 @@
+package io.spillover.system;
+
+import io.spillover.placement.Violation;
+import java.net.URI;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+
+/**
+ * Every error of the API as an RFC 9457 problem detail. Field errors come as {@code errors: [{field,
+ * message}]}; bodies never carry stack traces or echo what was sent beyond the offending value's field.
+ */
+@RestControllerAdvice(annotations = org.springframework.web.bind.annotation.RestController.class)
+class ApiErrors extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
+    static final URI INVALID = URI.create("https://spillover.io/problems/invalid-request");
+
+    @ExceptionHandler
+    ResponseEntity<Object> invalid(InvalidRequestException e) {
+        return ResponseEntity.badRequest().body(invalidProblem(e.violations()));
+    }
+
+    @ExceptionHandler
+    ResponseEntity<Object> notFound(NotFoundException e) {
+        return problem(HttpStatus.NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<Object> conflict(ConflictException e) {
+        return problem(HttpStatus.CONFLICT, e.getMessage());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException e) {
+        String expected = e.getRequiredType() == null ? "another type" : describeType(e.getRequiredType());
+        return ResponseEntity.badRequest().body(invalidProblem(
+                List.of(new Violation(e.getName(), "must be " + expected))));
+    }
+
+    @ExceptionHandler
+    ResponseEntity<Object> unexpected(RuntimeException e) {
+        log.error("Unexpected error", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred; it has been logged.");
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return ResponseEntity.badRequest().body(invalidProblem(List.of(unreadable(e))));
+    }
+
+    /** Names the field and what was wrong with it, from Jackson's own account of where it failed. */
+    static Violation unreadable(HttpMessageNotReadableException e) {
+        Throwable cause = e.getCause();
+        if (!(cause instanceof JacksonException jackson)) {
+            return new Violation("body", "must be a JSON document");
+        }
+        String field = path(jackson);
+        if (jackson instanceof UnrecognizedPropertyException unknown) {
+            return new Violation(field, "unknown field " + unknown.getPropertyName());
+        }
+        if (jackson instanceof InvalidFormatException format && format.getTargetType() != null) {
+            return new Violation(field, "must be " + describeType(format.getTargetType()));
+        }
+        if (jackson instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+            return new Violation(field, "must be " + describeType(mismatch.getTargetType()));
+        }
+        return new Violation(field.isEmpty() ? "body" : field, "is not valid JSON");
+    }
+
+    private static String path(JacksonException e) {
+        var path = new StringBuilder();
+        for (JacksonException.Reference ref : e.getPath()) {
+            if (ref.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(ref.getPropertyName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return path.isEmpty() ? "body" : path.toString();
+    }
+
+    private static String describeType(Class<?> type) {
+        if (type.isEnum()) {
+            return "one of " + java.util.Arrays.stream(type.getEnumConstants()).map(Object::toString)
+                    .collect(Collectors.joining(", "));
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "a whole number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (List.class.isAssignableFrom(type)) {
+            return "a list";
+        }
+        if (java.util.Map.class.isAssignableFrom(type)) {
+            return "an object";
+        }
+        if (type == java.util.UUID.class) {
+            return "a UUID";
+        }
+        if (type == java.time.Instant.class) {
+            return "an ISO-8601 instant such as 2026-12-02T10:00:00Z";
+        }
+        return "an object";
+    }
+
+    static ProblemDetail invalidProblem(List<Violation> violations) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                violations.stream().map(v -> v.field() + ": " + v.message()).collect(Collectors.joining("; ")));
+        problem.setType(INVALID);
+        problem.setTitle("Invalid request");
+        problem.setProperty("errors", violations);
+        return problem;
+    }
+
+    private static ResponseEntity<Object> problem(HttpStatus status, String detail) {
+        return ResponseEntity.status(status).body(ProblemDetail.forStatusAndDetail(status, detail));
+    }
+}

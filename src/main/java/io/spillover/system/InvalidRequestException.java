@@ -1,0 +1,23 @@
+package io.spillover.system;
+
+import io.spillover.placement.Violation;
+import java.util.List;
+
+/** A request that breaks rules: answered 400 with every violation listed. Nothing was stored. */
+public class InvalidRequestException extends RuntimeException {
+
+    private final List<Violation> violations;
+
+    public InvalidRequestException(List<Violation> violations) {
+        super(violations.size() + " invalid field(s)");
+        this.violations = List.copyOf(violations);
+    }
+
+    public InvalidRequestException(String field, String message) {
+        this(List.of(new Violation(field, message)));
+    }
+
+    public List<Violation> violations() {
+        return violations;
+    }
+}
