@@ -13,16 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.event.EventListener;
-import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /** Reads capacity for placement and changes on-demand totals, telling the scheduler when they grow. */
 @Service
-public class CapacityService {
+public class CapacityService implements SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(CapacityService.class);
 
@@ -53,9 +51,8 @@ public class CapacityService {
     }
 
     /** The provider's declared fleet wins at startup; changes made at run time last until the next start. */
-    @EventListener(ApplicationReadyEvent.class)
-    @Order(0)
-    public void declareFleet() {
+    @Override
+    public void afterSingletonsInstantiated() {
         for (FleetOffering declared : provider.fleet()) {
             offerings.setTotal(OfferingKey.onDemand(declared.region(), declared.instanceType()),
                     declared.onDemandCapacity());

@@ -50,6 +50,7 @@ class Job {
     private int priority;
     private String clientToken;
     @Convert(converter = JobSpecConverter.class)
+    @Column(columnDefinition = "jsonb")
     @ColumnTransformer(write = "?::jsonb")
     private JobSpec spec;
     @ElementCollection(fetch = FetchType.EAGER)

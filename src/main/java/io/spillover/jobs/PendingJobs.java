@@ -1,0 +1,78 @@
+package io.spillover.jobs;
+
+import io.spillover.catalog.JobKind;
+import io.spillover.placement.OfferingKey;
+import io.spillover.placement.PreferenceEntry;
+import io.spillover.placement.PreferenceList;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.time.Instant;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The queue of pending jobs in the order they are served: priority (higher first), then submission time.
+ * Reads only the jobs an event concerns: those listing a changed offering, those of a team whose headroom
+ * changed, or named jobs; all of them only for the safety sweep.
+ */
+@Repository
+public class PendingJobs {
+
+    private final JdbcClient jdbc;
+
+    PendingJobs(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public List<QueuedJob> all() {
+        return load("true", Map.of());
+    }
+
+    /** Pending jobs that are named, belong to one of the teams, or list one of the offerings' types and regions. */
+    public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
+                                      Collection<OfferingKey> offerings) {
+        if (jobIds.isEmpty() && teams.isEmpty() && offerings.isEmpty()) {
+            return List.of();
+        }
+        String[] regions = offerings.stream().map(OfferingKey::region).toArray(String[]::new);
+        String[] types = offerings.stream().map(OfferingKey::instanceType).toArray(String[]::new);
+        return load("""
+                j.id = ANY(:ids) OR j.team = ANY(:teams) OR j.id IN (
+                    SELECT x.job_id FROM job_entries x
+                      JOIN unnest(CAST(:regions AS text[]), CAST(:types AS text[])) AS o(region, instance_type)
+                        ON x.region = o.region AND x.instance_type = o.instance_type)""",
+                Map.of("ids", jobIds.toArray(UUID[]::new), "teams", teams.toArray(String[]::new),
+                        "regions", regions, "types", types));
+    }
+
+    private List<QueuedJob> load(String condition, Map<String, Object> params) {
+        List<Row> rows = jdbc.sql("""
+                        SELECT j.id, j.team, j.kind, j.priority, j.created_at,
+                               e.instance_type, e.instance_count, e.region, e.training_plan
+                          FROM jobs j JOIN job_entries e ON e.job_id = j.id
+                         WHERE j.status = 'PENDING' AND (%s)
+                         ORDER BY j.priority DESC, j.created_at, j.id, e.idx""".formatted(condition))
+                .params(params)
+                .query((rs, n) -> new Row(rs.getObject("id", UUID.class), rs.getString("team"),
+                        JobKind.valueOf(rs.getString("kind")), rs.getInt("priority"),
+                        rs.getTimestamp("created_at").toInstant(),
+                        new PreferenceEntry(rs.getString("instance_type"), rs.getInt("instance_count"),
+                                rs.getString("region"), rs.getString("training_plan"))))
+                .list();
+        var byJob = new LinkedHashMap<UUID, List<Row>>();
+        rows.forEach(row -> byJob.computeIfAbsent(row.id(), id -> new ArrayList<>()).add(row));
+        return byJob.values().stream().map(jobRows -> {
+            Row first = jobRows.get(0);
+            return new QueuedJob(first.id(), first.team(), first.kind(), first.priority(), first.createdAt(),
+                    new PreferenceList(jobRows.stream().map(Row::entry).toList()));
+        }).toList();
+    }
+
+    /** One job and one of its entries, as the query returns them. */
+    private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, PreferenceEntry entry) {
+    }
+}

@@ -1,0 +1,112 @@
+package io.spillover.scheduling;
+
+import io.spillover.jobs.JobLifecycle;
+import io.spillover.jobs.LaunchReady;
+import io.spillover.jobs.StopRequested;
+import io.spillover.providers.CapacityProvider;
+import io.spillover.providers.LaunchOutcome;
+import io.spillover.providers.LaunchRequest;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Talks to the provider for the scheduler, off the scheduling thread and only after a placement or stop
+ * is committed. One thread keeps the calls for an attempt in order (its launch before its stop).
+ */
+@Component
+class Launcher implements DisposableBean {
+
+    static final int ATTEMPTS = 5;
+    private static final Logger log = LoggerFactory.getLogger(Launcher.class);
+
+    private final CapacityProvider provider;
+    private final JobLifecycle lifecycle;
+    private final SchedulingProperties properties;
+    private final ExecutorService calls = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "spillover-launcher");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    Launcher(CapacityProvider provider, JobLifecycle lifecycle, SchedulingProperties properties) {
+        this.provider = provider;
+        this.lifecycle = lifecycle;
+        this.properties = properties;
+    }
+
+    @TransactionalEventListener(fallbackExecution = true)
+    void on(LaunchReady ready) {
+        calls.execute(() -> launch(ready.jobId(), ready.attempt(), ready.request()));
+    }
+
+    @TransactionalEventListener(fallbackExecution = true)
+    void on(StopRequested stop) {
+        calls.execute(() -> withRetries("stop " + stop.providerJobName(), () -> {
+            provider.stop(stop.providerJobName());
+            return null;
+        }));
+    }
+
+    /** Launches again an attempt whose outcome was lost; the provider finds it by name if it was made. */
+    void relaunch(UUID jobId, int attempt, LaunchRequest request) {
+        calls.execute(() -> launch(jobId, attempt, request));
+    }
+
+    void stopOnProvider(String providerJobName) {
+        on(new StopRequested(providerJobName));
+    }
+
+    private void launch(UUID jobId, int attempt, LaunchRequest request) {
+        LaunchOutcome outcome = withRetries("launch " + request.providerJobName(), () -> provider.launch(request));
+        if (outcome == null) {
+            outcome = new LaunchOutcome.Failed("the provider did not answer after " + ATTEMPTS + " tries");
+        }
+        try {
+            if (outcome instanceof LaunchOutcome.InsufficientCapacity refused) {
+                lifecycle.launchRefused(jobId, attempt, refused.message(), properties.unavailableTtl());
+            } else if (outcome instanceof LaunchOutcome.Failed failed) {
+                lifecycle.launchFailed(jobId, attempt, failed.message());
+            }
+        } catch (RuntimeException e) {
+            log.error("Could not record the launch outcome of {}; the sweep will reconcile it", jobId, e);
+        }
+    }
+
+    /** Retries provider errors (throttling, outages) with exponential backoff and jitter; null when all failed. */
+    private <T> T withRetries(String what, java.util.function.Supplier<T> call) {
+        Duration delay = Duration.ofMillis(200);
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            try {
+                return call.get();
+            } catch (RuntimeException e) {
+                log.warn("Provider call {} failed (try {} of {}): {}", what, attempt, ATTEMPTS, e.getMessage());
+                if (attempt == ATTEMPTS) {
+                    break;
+                }
+                try {
+                    Thread.sleep(delay.toMillis() + ThreadLocalRandom.current().nextLong(delay.toMillis()));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+                delay = delay.multipliedBy(2);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void destroy() throws InterruptedException {
+        calls.shutdown();
+        calls.awaitTermination(5, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,153 @@
+package io.spillover.scheduling;
+
+import io.spillover.capacity.Offerings;
+import io.spillover.jobs.JobLifecycle;
+import io.spillover.jobs.JobStatus;
+import io.spillover.providers.CapacityProvider;
+import io.spillover.providers.ProviderJobChanged;
+import io.spillover.providers.ProviderJobStatus;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The scheduler thread. While this instance leads, it sleeps until an event leaves work or a timer falls
+ * due (a pending deadline, a run-time limit, an unavailable mark running out, the safety sweep), then runs
+ * one {@link SchedulingCycle}. A standby instance only tries for the lead now and then.
+ */
+@Component
+class Scheduler implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(Scheduler.class);
+
+    private final Leadership leadership;
+    private final Wakeups wakeups;
+    private final SchedulingCycle cycle;
+    private final JobLifecycle lifecycle;
+    private final Offerings offerings;
+    private final CapacityProvider provider;
+    private final Launcher launcher;
+    private final ApplicationEventPublisher events;
+    private final SchedulingProperties properties;
+    private final Clock clock;
+    private volatile boolean running;
+    private Thread thread;
+
+    Scheduler(Leadership leadership, Wakeups wakeups, SchedulingCycle cycle, JobLifecycle lifecycle,
+              Offerings offerings, CapacityProvider provider, Launcher launcher, ApplicationEventPublisher events,
+              SchedulingProperties properties, Clock clock) {
+        this.leadership = leadership;
+        this.wakeups = wakeups;
+        this.cycle = cycle;
+        this.lifecycle = lifecycle;
+        this.offerings = offerings;
+        this.provider = provider;
+        this.launcher = launcher;
+        this.events = events;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        thread = new Thread(this::loop, "spillover-scheduler");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        leadership.resign();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void loop() {
+        boolean leading = false;
+        Instant nextSweep = clock.instant();
+        while (running) {
+            try {
+                Instant now = clock.instant();
+                if (!leadership.lead()) {
+                    leading = false;
+                    wakeups.await(now.plus(properties.leaderRetryInterval())); // a standby drops events: takeover sweeps
+                    continue;
+                }
+                if (!leading) {
+                    leading = true;
+                    reconcile();
+                    nextSweep = now;
+                }
+                Instant wakeAt = Stream.of(lifecycle.nextDeadline(), offerings.nextMarkExpiry(), Optional.of(nextSweep),
+                                Optional.of(now.plus(properties.leaderRetryInterval())))
+                        .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
+                Scope scope = wakeups.await(wakeAt);
+                if (!clock.instant().isBefore(nextSweep)) {
+                    scope.and(Scope.everything(Trigger.SWEEP));
+                    nextSweep = clock.instant().plus(properties.sweepInterval());
+                }
+                cycle.run(scope);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                log.error("Scheduling cycle failed; retrying with the next wake-up", e);
+                pause();
+            }
+        }
+    }
+
+    /**
+     * On taking over: brings jobs on the provider in line with what the provider knows. An attempt still
+     * STARTING is launched again (the provider finds it by name if the first launch got through); one the
+     * provider never heard of fails; an end the provider saw is applied.
+     */
+    private void reconcile() {
+        var attempts = lifecycle.liveAttempts();
+        for (JobLifecycle.LiveAttempt live : attempts) {
+            Optional<ProviderJobStatus> seen = provider.describe(live.providerJobName());
+            if (seen.isEmpty()) {
+                if (live.status() == JobStatus.STARTING) {
+                    lifecycle.currentLaunch(live.jobId())
+                            .ifPresent(request -> launcher.relaunch(live.jobId(), live.attempt(), request));
+                } else {
+                    lifecycle.lostByProvider(live.jobId(), live.attempt());
+                }
+            } else if (seen.get().ended() || seen.get() == ProviderJobStatus.RUNNING) {
+                events.publishEvent(new ProviderJobChanged(live.providerJobName(), seen.get(),
+                        "seen by the provider when a scheduler took over"));
+            }
+            if (live.status() == JobStatus.STOPPING && seen.filter(s -> !s.ended()).isPresent()) {
+                launcher.stopOnProvider(live.providerJobName());
+            }
+        }
+        log.info("Reconciled {} job(s) on the {} provider", attempts.size(), provider.name());
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.spillover.scheduling;
+
+import io.spillover.capacity.CapacityService;
+import io.spillover.capacity.Offerings;
+import io.spillover.catalog.Catalog;
+import io.spillover.jobs.JobLifecycle;
+import io.spillover.jobs.PendingJobs;
+import io.spillover.jobs.QueuedJob;
+import io.spillover.jobs.StatusReason;
+import io.spillover.placement.Capacity;
+import io.spillover.placement.Decision;
+import io.spillover.placement.OfferingKey;
+import io.spillover.placement.Placement;
+import io.spillover.placement.PlacementRequest;
+import io.spillover.placement.PreferenceEntry;
+import io.spillover.placement.TeamState;
+import io.spillover.tenancy.CapacityRefusedException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.orm.ObjectOptimisticLockingFailureException;
+import org.springframework.stereotype.Component;
+
+/**
+ * One scheduling cycle, as a pipeline: (1) apply the timers that fell due — pending deadlines, run-time
+ * limits, unavailable marks running out; (2) snapshot the capacity and the pending jobs the wake-up
+ * concerns; (3) let the placement core decide each job in queue order against the snapshot, booking
+ * each selection in it so the next decision sees it; (4) apply: commit each selection (the database
+ * refusing any overbooking) and log the evaluations that placed nothing.
+ */
+@Component
+class SchedulingCycle {
+
+    private static final Logger log = LoggerFactory.getLogger(SchedulingCycle.class);
+
+    private final JobLifecycle lifecycle;
+    private final PendingJobs queue;
+    private final CapacityService capacity;
+    private final Offerings offerings;
+    private final Placement placement;
+    private final Wakeups wakeups;
+    private final Clock clock;
+
+    SchedulingCycle(JobLifecycle lifecycle, PendingJobs queue, CapacityService capacity, Offerings offerings,
+                    Catalog catalog, Wakeups wakeups, Clock clock) {
+        this.lifecycle = lifecycle;
+        this.queue = queue;
+        this.capacity = capacity;
+        this.offerings = offerings;
+        this.placement = new Placement(catalog);
+        this.wakeups = wakeups;
+        this.clock = clock;
+    }
+
+    void run(Scope scope) {
+        Instant now = clock.instant();
+        applyTimers(now, scope);
+        if (scope.isEmpty()) {
+            return;
+        }
+        Capacity snapshot = capacity.snapshot();
+        List<QueuedJob> candidates = candidates(scope, snapshot);
+        var waiting = new ArrayList<JobLifecycle.WaitingJob>();
+        var heldBackTeams = new HashMap<String, String>();
+        for (QueuedJob job : candidates) {
+            PlacementRequest request = job.placementRequest();
+            String trigger = scope.triggerFor(job.id(), job.team(), offeringsOf(job)).name();
+            String ahead = heldBackTeams.get(job.team());
+            Decision decision = ahead != null
+                    ? Decision.heldBack(job.preferences(), "waiting behind job " + ahead + " (strict FIFO)")
+                    : placement.decide(request, snapshot, now);
+            if (!decision.isSelected()) {
+                waiting.add(new JobLifecycle.WaitingJob(job.id(), job.team(), decision, trigger));
+                if (ahead == null && strictFifo(snapshot, job.team())) {
+                    heldBackTeams.put(job.team(), job.id().toString());
+                }
+            } else if (commit(job, decision, trigger, now)) {
+                placement.book(request, decision, snapshot);
+            }
+        }
+        lifecycle.recordWaiting(waiting, now);
+    }
+
+    /** Stops jobs whose pending or run time ran out, and lifts expired marks into the scope. */
+    private void applyTimers(Instant now, Scope scope) {
+        for (UUID id : lifecycle.pendingPastDeadline(now)) {
+            lifecycle.stop(id, StatusReason.MAX_PENDING_TIME_EXCEEDED, "no entry had capacity within the job's"
+                    + " maximum pending time");
+        }
+        for (UUID id : lifecycle.runningPastLimit(now)) {
+            lifecycle.stop(id, StatusReason.MAX_RUNTIME_EXCEEDED, "ran longer than its maximum run time");
+        }
+        for (OfferingKey lifted : offerings.liftExpiredMarks(now)) {
+            scope.and(Scope.offering(lifted, Trigger.UNAVAILABLE_EXPIRED));
+        }
+    }
+
+    /**
+     * The pending jobs the scope concerns, in queue order. A strict-FIFO team's jobs come all together, so
+     * that its head job holds the others back.
+     */
+    private List<QueuedJob> candidates(Scope scope, Capacity snapshot) {
+        if (scope.everything()) {
+            return queue.all();
+        }
+        List<QueuedJob> found = queue.concerning(scope.jobs().keySet(), scope.teams().keySet(),
+                scope.offerings().keySet());
+        Set<String> strictTeams = new HashSet<>();
+        for (QueuedJob job : found) {
+            if (strictFifo(snapshot, job.team()) && !scope.teams().containsKey(job.team())) {
+                strictTeams.add(job.team());
+            }
+        }
+        if (strictTeams.isEmpty()) {
+            return found;
+        }
+        strictTeams.addAll(scope.teams().keySet());
+        return queue.concerning(scope.jobs().keySet(), strictTeams, scope.offerings().keySet());
+    }
+
+    /** Books and starts one selection; false when the database refused it (someone took the capacity first). */
+    private boolean commit(QueuedJob job, Decision decision, String trigger, Instant now) {
+        try {
+            return lifecycle.start(job.id(), decision, trigger, now).isPresent();
+        } catch (CapacityRefusedException | ObjectOptimisticLockingFailureException e) {
+            log.info("Placement of job {} refused by the database ({}); evaluating it again", job.id(),
+                    e.getMessage());
+            wakeups.add(Scope.job(job.id(), Trigger.PLACEMENT_CONFLICT));
+            return false;
+        }
+    }
+
+    private static List<OfferingKey> offeringsOf(QueuedJob job) {
+        return job.preferences().entries().stream().map(PreferenceEntry::offering).toList();
+    }
+
+    private static boolean strictFifo(Capacity snapshot, String team) {
+        return snapshot.team(team).map(TeamState::strictFifo).orElse(false);
+    }
+}

@@ -1,0 +1,92 @@
+package io.spillover.scheduling;
+
+import io.spillover.placement.OfferingKey;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Which pending jobs a cycle should evaluate, and why: named jobs, a team's jobs, the jobs listing an
+ * offering, or all of them. Events that arrive while a cycle runs merge into the next scope; the first
+ * trigger seen for a job, team or offering is the one recorded.
+ */
+final class Scope {
+
+    private Trigger all;
+    private final Map<UUID, Trigger> jobs = new LinkedHashMap<>();
+    private final Map<String, Trigger> teams = new LinkedHashMap<>();
+    private final Map<OfferingKey, Trigger> offerings = new LinkedHashMap<>();
+
+    static Scope everything(Trigger trigger) {
+        var scope = new Scope();
+        scope.all = trigger;
+        return scope;
+    }
+
+    static Scope job(UUID id, Trigger trigger) {
+        var scope = new Scope();
+        scope.jobs.put(id, trigger);
+        return scope;
+    }
+
+    static Scope team(String team, Trigger trigger) {
+        var scope = new Scope();
+        scope.teams.put(team, trigger);
+        return scope;
+    }
+
+    static Scope offering(OfferingKey key, Trigger trigger) {
+        var scope = new Scope();
+        scope.offerings.put(key, trigger);
+        return scope;
+    }
+
+    Scope and(Scope other) {
+        if (all == null) {
+            all = other.all;
+        }
+        other.jobs.forEach(jobs::putIfAbsent);
+        other.teams.forEach(teams::putIfAbsent);
+        other.offerings.forEach(offerings::putIfAbsent);
+        return this;
+    }
+
+    boolean isEmpty() {
+        return all == null && jobs.isEmpty() && teams.isEmpty() && offerings.isEmpty();
+    }
+
+    boolean everything() {
+        return all != null;
+    }
+
+    Map<UUID, Trigger> jobs() {
+        return jobs;
+    }
+
+    Map<String, Trigger> teams() {
+        return teams;
+    }
+
+    Map<OfferingKey, Trigger> offerings() {
+        return offerings;
+    }
+
+    /** Why a job is evaluated: named first, then its team, then the first of its offerings that changed. */
+    Trigger triggerFor(UUID job, String team, Iterable<OfferingKey> listed) {
+        if (jobs.containsKey(job)) {
+            return jobs.get(job);
+        }
+        if (teams.containsKey(team)) {
+            return teams.get(team);
+        }
+        for (OfferingKey key : listed) {
+            for (Map.Entry<OfferingKey, Trigger> changed : offerings.entrySet()) {
+                if (changed.getKey().region().equals(key.region())
+                        && changed.getKey().instanceType().equals(key.instanceType())) {
+                    return changed.getValue();
+                }
+            }
+        }
+        return all != null ? all : Trigger.SWEEP;
+    }
+}
