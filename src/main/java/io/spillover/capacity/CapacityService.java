@@ -50,6 +50,10 @@ public class CapacityService implements SmartInitializingSingleton {
         return offerings.all();
     }
 
+    public Offering offering(OfferingKey key) {
+        return offerings.find(key).orElseThrow();
+    }
+
     /** The provider's declared fleet wins at startup; changes made at run time last until the next start. */
     @Override
     public void afterSingletonsInstantiated() {
@@ -58,6 +62,14 @@ public class CapacityService implements SmartInitializingSingleton {
                     declared.onDemandCapacity());
         }
         log.info("Fleet of the {} provider: {} on-demand offerings", provider.name(), provider.fleet().size());
+    }
+
+    /** Lifts an unavailable mark before its time (an admin knows the capacity is back) and wakes the queue. */
+    @Transactional
+    public void liftMark(OfferingKey key) {
+        if (offerings.liftMark(key)) {
+            events.publishEvent(new CapacityChanged(key, CapacityChanged.Cause.UNAVAILABLE_EXPIRED));
+        }
     }
 
     @Transactional

@@ -84,6 +84,14 @@ public class Offerings {
                 .params(Timestamp.from(until), cause, offeringId).update();
     }
 
+    /** Lifts the mark on one offering, if it has one; answers whether it had. */
+    @Transactional
+    public boolean liftMark(OfferingKey key) {
+        return jdbc.sql("UPDATE offerings SET unavailable_until = NULL, unavailable_cause = NULL WHERE provider = ?"
+                        + " AND region = ? AND instance_type = ? AND source = ? AND unavailable_until IS NOT NULL")
+                .params(provider, key.region(), key.instanceType(), key.source()).update() > 0;
+    }
+
     /** Lifts the marks that ran out by {@code now}, answering the offerings they were on. */
     @Transactional
     public List<OfferingKey> liftExpiredMarks(Instant now) {

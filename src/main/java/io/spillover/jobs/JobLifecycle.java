@@ -99,7 +99,9 @@ public class JobLifecycle {
         }
         Instant now = clock.instant();
         offerings.markUnavailable(job.offeringId(), now.plus(unavailableFor), "an insufficient-capacity error");
-        OfferingKey key = releaseHeld(job);
+        // The requeue event wakes this job and its team at once; a separate release event could be taken by
+        // a cycle of its own first and record the wrong trigger.
+        OfferingKey key = releaseHeld(job, false);
         history.append(job.requeue("launch refused on " + key.describe() + ": " + message, now));
         events.publishEvent(new RequeuedAfterRefusal(jobId, job.team()));
     }
@@ -111,7 +113,7 @@ public class JobLifecycle {
         if (job.attempt() != attempt || job.status().ended()) {
             return;
         }
-        releaseHeld(job);
+        releaseHeld(job, true);
         history.append(job.end(JobStatus.FAILED, StatusReason.PROVIDER_ERROR, message, clock.instant()));
     }
 
@@ -136,7 +138,7 @@ public class JobLifecycle {
             }
             return;
         }
-        releaseHeld(job);
+        releaseHeld(job, true);
         Transition end = switch (status) {
             case COMPLETED -> job.end(JobStatus.COMPLETED, StatusReason.COMPLETED, change.message(), now);
             case FAILED -> job.end(JobStatus.FAILED, StatusReason.NONZERO_EXIT, change.message(), now);
@@ -166,7 +168,7 @@ public class JobLifecycle {
         if (job.attempt() != attempt || job.status().ended()) {
             return;
         }
-        releaseHeld(job);
+        releaseHeld(job, true);
         history.append(job.end(JobStatus.FAILED, StatusReason.LOST_BY_PROVIDER,
                 "the " + "provider no longer knows attempt " + attempt, clock.instant()));
     }
@@ -214,14 +216,16 @@ public class JobLifecycle {
         });
     }
 
-    private OfferingKey releaseHeld(Job job) {
+    private OfferingKey releaseHeld(Job job, boolean announce) {
         var entry = job.preferences().get(job.selectedIndex());
         Long offeringId = job.offeringId();
         if (job.releaseCapacity()) {
             offerings.release(offeringId, entry.instanceCount());
             teams.release(job.team(), entry.instanceType(), entry.instanceCount(),
                     accelerators(entry.instanceType(), entry.instanceCount()));
-            events.publishEvent(new CapacityReleased(entry.offering(), job.team()));
+            if (announce) {
+                events.publishEvent(new CapacityReleased(entry.offering(), job.team()));
+            }
         }
         return entry.offering();
     }

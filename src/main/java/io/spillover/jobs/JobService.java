@@ -81,17 +81,15 @@ public class JobService {
      */
     public Submitted submit(String team, JobRequest request) {
         TeamState state = teams.state(team);
-        if (request != null && request.clientToken() != null) {
-            Optional<JobView> earlier = findByClientToken(team, request.clientToken());
-            if (earlier.isPresent()) {
-                return new Submitted(earlier.get(), false);
-            }
+        Optional<Submitted> replay = replayOf(team, request);
+        if (replay.isPresent()) {
+            return replay.get();
         }
         SubmissionRules.Result checked = check(request, state);
         String name = request.name() != null ? request.name()
                 : request.kind().name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
         try {
-            JobView view = transactions.execute(tx -> {
+            Submitted submitted = transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 if (jobs.existsByTeamAndName(team, name)) {
                     throw new InvalidRequestException("name", "team " + team + " already has a job named " + name);
                 }
@@ -104,19 +102,23 @@ public class JobService {
                 jobs.saveAndFlush(job);
                 history.append(job.submitted());
                 events.publishEvent(new JobSubmitted(job.id(), team));
-                return JobView.of(job, null);
-            });
-            return new Submitted(describe(team, view.name()), true);
+                return new Submitted(JobView.of(job, history.transitions(job.id())), true);
+            }));
+            return submitted;
         } catch (DataIntegrityViolationException e) {
-            // A concurrent submission with the same name or client token won the race.
-            if (request.clientToken() != null) {
-                Optional<JobView> winner = findByClientToken(team, request.clientToken());
-                if (winner.isPresent()) {
-                    return new Submitted(winner.get(), false);
-                }
-            }
-            throw new InvalidRequestException("name", "team " + team + " already has a job named " + name);
+            // A concurrent submission with the same client token or name committed first.
+            return replayOf(team, request).orElseThrow(() ->
+                    new InvalidRequestException("name", "team " + team + " already has a job named " + name));
         }
+    }
+
+    /** The job an earlier submission with the same client token made, if any. */
+    private Optional<Submitted> replayOf(String team, JobRequest request) {
+        if (request == null || request.clientToken() == null) {
+            return Optional.empty();
+        }
+        return jobs.findByTeamAndClientToken(team, request.clientToken())
+                .map(job -> new Submitted(JobView.of(job, history.transitions(job.id())), false));
     }
 
     /** Where the job would be placed now, and why not elsewhere; nothing is stored. */
@@ -198,10 +200,6 @@ public class JobService {
             return "";
         }
         return provider.logs(job.providerJobName()).orElse("");
-    }
-
-    private Optional<JobView> findByClientToken(String team, String clientToken) {
-        return jobs.findByTeamAndClientToken(team, clientToken).map(job -> describe(team, job.name()));
     }
 
     private Job find(String team, String name) {

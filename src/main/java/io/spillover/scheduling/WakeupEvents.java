@@ -53,6 +53,7 @@ class WakeupEvents {
 
     @TransactionalEventListener(fallbackExecution = true)
     void on(RequeuedAfterRefusal event) {
-        wakeups.add(Scope.job(event.jobId(), Trigger.LAUNCH_REFUSED));
+        wakeups.add(Scope.job(event.jobId(), Trigger.LAUNCH_REFUSED)
+                .and(Scope.team(event.team(), Trigger.CAPACITY_RELEASED)));
     }
 }

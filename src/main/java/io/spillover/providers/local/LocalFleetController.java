@@ -24,16 +24,20 @@ class LocalFleetController {
     }
 
     /**
-     * Sets the on-demand capacity of a type in a region; with {@code refuseLaunches} the provider answers
-     * launches there with an insufficient-capacity error, as a cloud does when it runs out.
+     * Sets the on-demand capacity of a type in a region. With {@code refuseLaunches: true} the provider answers
+     * launches there with an insufficient-capacity error, as a cloud does when it runs out; setting it back to
+     * false also lifts the offering's unavailable mark.
      */
     @PutMapping("/api/v1/admin/fleet/{region}/{instanceType}")
     FleetView put(@PathVariable String region, @PathVariable String instanceType, @RequestBody FleetChange change) {
         Offering offering = capacity.setOnDemandCapacity(region, instanceType, change.onDemandCapacity());
         if (change.refuseLaunches() != null) {
             provider.refuseLaunches(offering.key(), change.refuseLaunches());
+            if (!change.refuseLaunches()) {
+                capacity.liftMark(offering.key());
+            }
         }
-        return FleetView.of(offering, provider.refusesLaunches(offering.key()));
+        return FleetView.of(capacity.offering(offering.key()), provider.refusesLaunches(offering.key()));
     }
 
     record FleetChange(Integer onDemandCapacity, Boolean refuseLaunches) {
