@@ -2,6 +2,7 @@ package io.spillover.system;
 
 import io.spillover.placement.Violation;
 import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Path;
 import jakarta.validation.Validator;
 import java.util.Comparator;
 import java.util.List;
@@ -28,8 +29,23 @@ public class Validation {
     }
 
     private static Violation violation(ConstraintViolation<?> violation) {
-        String path = violation.getPropertyPath().toString()
-                .replaceAll("<map value>", "").replaceAll("<list element>", "").replaceAll("\\.$", "");
-        return new Violation(path, violation.getMessage());
+        return new Violation(field(violation.getPropertyPath()), violation.getMessage());
+    }
+
+    /** The path as a user writes it: {@code container.environment[1BAD]}, {@code container.command[0]}. */
+    static String field(Path path) {
+        var field = new StringBuilder();
+        for (Path.Node node : path) {
+            if (node.getIndex() != null) {
+                field.append('[').append(node.getIndex()).append(']');
+            } else if (node.getKey() != null) {
+                field.append('[').append(node.getKey()).append(']');
+            }
+            String name = node.getName();
+            if (name != null && !name.startsWith("<")) {
+                field.append(field.isEmpty() ? "" : ".").append(name);
+            }
+        }
+        return field.toString();
     }
 }
