@@ -63,6 +63,9 @@ class ApiErrors extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (BodySizeLimit.causedByTooLarge(e)) {
+            return problem(HttpStatus.CONTENT_TOO_LARGE, e.getMostSpecificCause().getMessage());
+        }
         return ResponseEntity.badRequest().body(invalidProblem(List.of(unreadable(e))));
     }
 

@@ -163,6 +163,16 @@ class SubmissionRejectionTest extends ApiTest {
     }
 
     @Test
+    void refusesBodiesOverTheSizeLimit() {
+        String huge = "{\"name\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}";
+
+        Api.Response response = api.post("/api/v1/teams/" + team + "/jobs", huge);
+
+        assertThat(response.status()).isEqualTo(413);
+        assertThat(jobCount()).isZero();
+    }
+
+    @Test
     void answersUnknownTeamsAndJobsWith404() {
         assertThat(api.post("/api/v1/teams/no-such-team/jobs", validBody()).status()).isEqualTo(404);
         assertThat(api.get("/api/v1/teams/" + team + "/jobs/no-such-job").status()).isEqualTo(404);

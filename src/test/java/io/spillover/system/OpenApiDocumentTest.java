@@ -1,0 +1,44 @@
+package io.spillover.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillover.support.ApiTest;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.JsonNode;
+
+/** The OpenAPI document lists exactly the operations the application serves under /api/v1. */
+class OpenApiDocumentTest extends ApiTest {
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    @Test
+    void documentsEveryApiOperationAndNoOther() {
+        Set<String> served = new HashSet<>();
+        mappings.getHandlerMethods().forEach((info, method) -> {
+            for (String path : info.getPatternValues()) {
+                if (path.startsWith("/api/v1/")) {
+                    for (RequestMethod verb : info.getMethodsCondition().getMethods()) {
+                        served.add(verb.name() + " " + path);
+                    }
+                }
+            }
+        });
+
+        JsonNode document = expect(api.get("/v3/api-docs"), 200).json();
+        Set<String> documented = new HashSet<>();
+        document.get("paths").properties().forEach(path -> path.getValue().properties()
+                .forEach(operation -> documented.add(operation.getKey().toUpperCase() + " " + path.getKey())));
+
+        assertThat(served).isNotEmpty();
+        assertThat(documented).isEqualTo(served);
+        assertThat(expect(api.get("/swagger-ui/index.html"), 200).text()).contains("Swagger UI");
+    }
+}
