@@ -91,7 +91,8 @@ public class JobService {
         try {
             Submitted submitted = transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 if (jobs.existsByTeamAndName(team, name)) {
-                    throw new InvalidRequestException("name", "team " + team + " already has a job named " + name);
+                    // Read committed: a retry with this token may have committed since the look-up above.
+                    return replayOf(team, request).orElseThrow(() -> nameTaken(team, name));
                 }
                 Duration maxPending = request.maxPendingTimeInSeconds() == null ? limits.defaultMaxPendingTime()
                         : Duration.ofSeconds(request.maxPendingTimeInSeconds());
@@ -107,9 +108,12 @@ public class JobService {
             return submitted;
         } catch (DataIntegrityViolationException e) {
             // A concurrent submission with the same client token or name committed first.
-            return replayOf(team, request).orElseThrow(() ->
-                    new InvalidRequestException("name", "team " + team + " already has a job named " + name));
+            return replayOf(team, request).orElseThrow(() -> nameTaken(team, name));
         }
+    }
+
+    private static InvalidRequestException nameTaken(String team, String name) {
+        return new InvalidRequestException("name", "team " + team + " already has a job named " + name);
     }
 
     /** The job an earlier submission with the same client token made, if any. */
