@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.orm.ObjectOptimisticLockingFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Every change of a job's status after submission, each in one transaction with the capacity it books or
@@ -33,6 +35,7 @@ import org.springframework.transaction.annotation.Transactional;
 public class JobLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(JobLifecycle.class);
+    static final int CONFLICT_RETRIES = 3;
 
     private final Jobs jobs;
     private final JobHistory history;
@@ -42,9 +45,10 @@ public class JobLifecycle {
     private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final TransactionTemplate transactions;
 
     JobLifecycle(Jobs jobs, JobHistory history, Offerings offerings, TeamUsage teams, Catalog catalog,
-                 JdbcClient jdbc, ApplicationEventPublisher events, Clock clock) {
+                 JdbcClient jdbc, ApplicationEventPublisher events, Clock clock, TransactionTemplate transactions) {
         this.jobs = jobs;
         this.history = history;
         this.offerings = offerings;
@@ -53,6 +57,7 @@ public class JobLifecycle {
         this.jdbc = jdbc;
         this.events = events;
         this.clock = clock;
+        this.transactions = transactions;
     }
 
     /**
@@ -73,10 +78,7 @@ public class JobLifecycle {
                 entry.instanceCount()));
         history.record(jobId, job.team(), decision, trigger, now);
         history.append(job.start(selected, offeringId, now));
-        JobSpec spec = job.spec();
-        var request = new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(),
-                entry.instanceType(), entry.instanceCount(), entry.region(), entry.trainingPlan(),
-                spec.container(), spec.local(), job.maxRuntimeSeconds());
+        LaunchRequest request = launchRequest(job);
         events.publishEvent(new LaunchReady(jobId, job.attempt(), request));
         return Optional.of(request);
     }
@@ -91,86 +93,91 @@ public class JobLifecycle {
     }
 
     /** The provider refused the launch for capacity: mark the offering, give back capacity, queue again. */
-    @Transactional
     public void launchRefused(UUID jobId, int attempt, String message, Duration unavailableFor) {
-        Job job = jobs.findById(jobId).orElseThrow();
-        if (job.attempt() != attempt || job.status() != JobStatus.STARTING) {
-            return;
-        }
-        Instant now = clock.instant();
-        offerings.markUnavailable(job.offeringId(), now.plus(unavailableFor), "an insufficient-capacity error");
-        // The requeue event wakes this job and its team at once; a separate release event could be taken by
-        // a cycle of its own first and record the wrong trigger.
-        OfferingKey key = releaseHeld(job, false);
-        history.append(job.requeue("launch refused on " + key.describe() + ": " + message, now));
-        events.publishEvent(new RequeuedAfterRefusal(jobId, job.team()));
+        inTransaction(() -> {
+            Job job = jobs.findById(jobId).orElseThrow();
+            if (job.attempt() != attempt || job.status() != JobStatus.STARTING) {
+                return;
+            }
+            Instant now = clock.instant();
+            offerings.markUnavailable(job.offeringId(), now.plus(unavailableFor), "an insufficient-capacity error");
+            // The requeue event wakes this job and its team at once; a separate release event could be taken by
+            // a cycle of its own first and record the wrong trigger.
+            OfferingKey key = releaseHeld(job, false);
+            history.append(job.requeue("launch refused on " + key.describe() + ": " + message, now));
+            events.publishEvent(new RequeuedAfterRefusal(jobId, job.team()));
+        });
     }
 
     /** The provider refused the launch for good: the job fails with its message. */
-    @Transactional
     public void launchFailed(UUID jobId, int attempt, String message) {
-        Job job = jobs.findById(jobId).orElseThrow();
-        if (job.attempt() != attempt || job.status().ended()) {
-            return;
-        }
-        releaseHeld(job, true);
-        history.append(job.end(JobStatus.FAILED, StatusReason.PROVIDER_ERROR, message, clock.instant()));
+        inTransaction(() -> {
+            Job job = jobs.findById(jobId).orElseThrow();
+            if (job.attempt() != attempt || job.status().ended()) {
+                return;
+            }
+            releaseHeld(job, true);
+            history.append(job.end(JobStatus.FAILED, StatusReason.PROVIDER_ERROR, message, clock.instant()));
+        });
     }
 
     /** Follows what the provider reports of the current attempt; reports of old attempts are ignored. */
     @EventListener
-    @Transactional
     public void providerChanged(ProviderJobChanged change) {
-        Optional<Job> found = jobs.findByProviderJobName(change.providerJobName());
-        if (found.isEmpty()) {
-            log.debug("Ignoring report on {}: no current attempt of that name", change.providerJobName());
-            return;
-        }
-        Job job = found.get();
-        Instant now = clock.instant();
-        ProviderJobStatus status = change.status();
-        if (job.status().ended() || status == ProviderJobStatus.STARTING) {
-            return;
-        }
-        if (status == ProviderJobStatus.RUNNING) {
-            if (job.status() == JobStatus.STARTING) {
-                history.append(job.running(now, change.message()));
+        inTransaction(() -> {
+            Optional<Job> found = jobs.findByProviderJobName(change.providerJobName());
+            if (found.isEmpty()) {
+                log.debug("Ignoring report on {}: no current attempt of that name", change.providerJobName());
+                return;
             }
-            return;
-        }
-        releaseHeld(job, true);
-        Transition end = switch (status) {
-            case COMPLETED -> job.end(JobStatus.COMPLETED, StatusReason.COMPLETED, change.message(), now);
-            case FAILED -> job.end(JobStatus.FAILED, StatusReason.NONZERO_EXIT, change.message(), now);
-            default -> job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_USER, change.message(), now);
-        };
-        history.append(end);
+            Job job = found.get();
+            Instant now = clock.instant();
+            ProviderJobStatus status = change.status();
+            if (job.status().ended() || status == ProviderJobStatus.STARTING) {
+                return;
+            }
+            if (status == ProviderJobStatus.RUNNING) {
+                if (job.status() == JobStatus.STARTING) {
+                    history.append(job.running(now, change.message()));
+                }
+                return;
+            }
+            releaseHeld(job, true);
+            Transition end = switch (status) {
+                case COMPLETED -> job.end(JobStatus.COMPLETED, StatusReason.COMPLETED, change.message(), now);
+                case FAILED -> job.end(JobStatus.FAILED, StatusReason.NONZERO_EXIT, change.message(), now);
+                default -> job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_USER, change.message(), now);
+            };
+            history.append(end);
+        });
     }
 
     /** Stops a job: a pending one at once, one on the provider by asking the provider. */
-    @Transactional
     public void stop(UUID jobId, StatusReason reason, String message) {
-        Job job = jobs.findById(jobId).orElseThrow();
-        Instant now = clock.instant();
-        if (job.status() == JobStatus.PENDING) {
-            history.append(job.end(JobStatus.STOPPED, reason, message, now));
-            events.publishEvent(new JobLeftQueue(jobId, job.team()));
-        } else if (job.status() == JobStatus.STARTING || job.status() == JobStatus.RUNNING) {
-            history.append(job.stopping(reason, message, now));
-            events.publishEvent(new StopRequested(job.providerJobName()));
-        }
+        inTransaction(() -> {
+            Job job = jobs.findById(jobId).orElseThrow();
+            Instant now = clock.instant();
+            if (job.status() == JobStatus.PENDING) {
+                history.append(job.end(JobStatus.STOPPED, reason, message, now));
+                events.publishEvent(new JobLeftQueue(jobId, job.team()));
+            } else if (job.status() == JobStatus.STARTING || job.status() == JobStatus.RUNNING) {
+                history.append(job.stopping(reason, message, now));
+                events.publishEvent(new StopRequested(job.providerJobName()));
+            }
+        });
     }
 
     /** The provider lost an attempt it had accepted (it restarted, say): the job fails and frees its capacity. */
-    @Transactional
     public void lostByProvider(UUID jobId, int attempt) {
-        Job job = jobs.findById(jobId).orElseThrow();
-        if (job.attempt() != attempt || job.status().ended()) {
-            return;
-        }
-        releaseHeld(job, true);
-        history.append(job.end(JobStatus.FAILED, StatusReason.LOST_BY_PROVIDER,
-                "the " + "provider no longer knows attempt " + attempt, clock.instant()));
+        inTransaction(() -> {
+            Job job = jobs.findById(jobId).orElseThrow();
+            if (job.attempt() != attempt || job.status().ended()) {
+                return;
+            }
+            releaseHeld(job, true);
+            history.append(job.end(JobStatus.FAILED, StatusReason.LOST_BY_PROVIDER,
+                    "the provider no longer knows attempt " + attempt, clock.instant()));
+        });
     }
 
     /** Pending jobs whose maximum pending time ran out by {@code now}. */
@@ -205,15 +212,36 @@ public class JobLifecycle {
     public record LiveAttempt(UUID jobId, int attempt, JobStatus status, String providerJobName) {
     }
 
-    /** The launch request of a STARTING job's current attempt, to launch again (idempotently) after a takeover. */
+    /** The launch of a STARTING job's current attempt, to launch again (idempotently) after a lost answer. */
     @Transactional(readOnly = true)
-    public Optional<LaunchRequest> currentLaunch(UUID jobId) {
-        return jobs.findById(jobId).filter(job -> job.status() == JobStatus.STARTING).map(job -> {
-            var entry = job.preferences().get(job.selectedIndex());
-            return new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(), entry.instanceType(),
-                    entry.instanceCount(), entry.region(), entry.trainingPlan(), job.spec().container(),
-                    job.spec().local(), job.maxRuntimeSeconds());
-        });
+    public Optional<LaunchReady> currentLaunch(UUID jobId) {
+        return jobs.findById(jobId).filter(job -> job.status() == JobStatus.STARTING)
+                .map(job -> new LaunchReady(jobId, job.attempt(), launchRequest(job)));
+    }
+
+    private static LaunchRequest launchRequest(Job job) {
+        var entry = job.preferences().get(job.selectedIndex());
+        return new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(), entry.instanceType(),
+                entry.instanceCount(), entry.region(), entry.trainingPlan(), job.spec().container(),
+                job.spec().local(), job.maxRuntimeSeconds());
+    }
+
+    /**
+     * Runs a change in its own transaction, again when a concurrent change of the same job won (the
+     * scheduler placing it while a user stops it, say): each try reads the job afresh.
+     */
+    private void inTransaction(Runnable change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                transactions.executeWithoutResult(status -> change.run());
+                return;
+            } catch (ObjectOptimisticLockingFailureException e) {
+                if (attempt == CONFLICT_RETRIES) {
+                    throw e;
+                }
+                log.debug("Job changed concurrently; trying again", e);
+            }
+        }
     }
 
     private OfferingKey releaseHeld(Job job, boolean announce) {

@@ -56,9 +56,14 @@ class Launcher implements DisposableBean {
         }));
     }
 
-    /** Launches again an attempt whose outcome was lost; the provider finds it by name if it was made. */
-    void relaunch(UUID jobId, int attempt, LaunchRequest request) {
-        calls.execute(() -> launch(jobId, attempt, request));
+    /**
+     * Launches again an attempt whose outcome was lost; the provider finds it by name if it was made. The job
+     * is read when the call is made, so an attempt that ended or was refused meanwhile is left alone.
+     */
+    void relaunch(UUID jobId, int attempt) {
+        calls.execute(() -> lifecycle.currentLaunch(jobId)
+                .filter(current -> current.attempt() == attempt)
+                .ifPresent(current -> launch(jobId, attempt, current.request())));
     }
 
     void stopOnProvider(String providerJobName) {

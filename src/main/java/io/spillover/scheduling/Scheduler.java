@@ -94,7 +94,6 @@ class Scheduler implements SmartLifecycle {
                 }
                 if (!leading) {
                     leading = true;
-                    reconcile();
                     nextSweep = now;
                 }
                 Instant wakeAt = Stream.of(lifecycle.nextDeadline(), offerings.nextMarkExpiry(), Optional.of(nextSweep),
@@ -102,6 +101,7 @@ class Scheduler implements SmartLifecycle {
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
                 Scope scope = wakeups.await(wakeAt);
                 if (!clock.instant().isBefore(nextSweep)) {
+                    reconcile();
                     scope.and(Scope.everything(Trigger.SWEEP));
                     nextSweep = clock.instant().plus(properties.sweepInterval());
                 }
@@ -117,7 +117,8 @@ class Scheduler implements SmartLifecycle {
     }
 
     /**
-     * On taking over: brings jobs on the provider in line with what the provider knows. An attempt still
+     * On taking over and at every sweep: brings jobs on the provider in line with what the provider knows,
+     * healing lost reports. An attempt still
      * STARTING is launched again (the provider finds it by name if the first launch got through); one the
      * provider never heard of fails; an end the provider saw is applied.
      */
@@ -127,20 +128,19 @@ class Scheduler implements SmartLifecycle {
             Optional<ProviderJobStatus> seen = provider.describe(live.providerJobName());
             if (seen.isEmpty()) {
                 if (live.status() == JobStatus.STARTING) {
-                    lifecycle.currentLaunch(live.jobId())
-                            .ifPresent(request -> launcher.relaunch(live.jobId(), live.attempt(), request));
+                    launcher.relaunch(live.jobId(), live.attempt());
                 } else {
                     lifecycle.lostByProvider(live.jobId(), live.attempt());
                 }
             } else if (seen.get().ended() || seen.get() == ProviderJobStatus.RUNNING) {
                 events.publishEvent(new ProviderJobChanged(live.providerJobName(), seen.get(),
-                        "seen by the provider when a scheduler took over"));
+                        "seen by the provider when reconciling"));
             }
             if (live.status() == JobStatus.STOPPING && seen.filter(s -> !s.ended()).isPresent()) {
                 launcher.stopOnProvider(live.providerJobName());
             }
         }
-        log.info("Reconciled {} job(s) on the {} provider", attempts.size(), provider.name());
+        log.debug("Reconciled {} job(s) on the {} provider", attempts.size(), provider.name());
     }
 
     private void pause() {

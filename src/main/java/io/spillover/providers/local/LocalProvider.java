@@ -48,6 +48,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
     private final ApplicationEventPublisher events;
     private final Map<String, LocalRun> runs = new ConcurrentHashMap<>();
     private final Set<OfferingKey> refusing = ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
     private final ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, r -> {
         Thread thread = new Thread(r, "spillover-local-timers");
         thread.setDaemon(true);
@@ -155,6 +156,9 @@ class LocalProvider implements CapacityProvider, DisposableBean {
     }
 
     private void report(String name, ProviderJobStatus status, String message) {
+        if (closing) {
+            return; // the jobs are lost with this process; the next start reconciles them
+        }
         try {
             events.publishEvent(new ProviderJobChanged(name, status, message));
         } catch (RuntimeException e) {
@@ -182,6 +186,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
 
     @Override
     public void destroy() throws InterruptedException {
+        closing = true;
         runs.values().forEach(run -> run.stop(Duration.ZERO));
         timers.shutdownNow();
         timers.awaitTermination(2, TimeUnit.SECONDS);
