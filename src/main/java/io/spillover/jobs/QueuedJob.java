@@ -3,6 +3,7 @@ package io.spillover.jobs;
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.PlacementRequest;
 import io.spillover.placement.PreferenceList;
+import io.spillover.placement.QueuedRequest;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -10,7 +11,7 @@ import java.util.UUID;
 public record QueuedJob(UUID id, String team, JobKind kind, int priority, Instant createdAt,
                         PreferenceList preferences) {
 
-    public PlacementRequest placementRequest() {
-        return new PlacementRequest(team, kind, preferences);
+    public QueuedRequest<UUID> queued() {
+        return new QueuedRequest<>(id, new PlacementRequest(team, kind, preferences), priority, createdAt);
     }
 }

@@ -11,14 +11,14 @@ import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.Placement;
-import io.spillover.placement.PlacementRequest;
+import io.spillover.placement.QueuePass;
+import io.spillover.placement.QueuedRequest;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.TeamState;
 import io.spillover.tenancy.CapacityRefusedException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,9 +31,9 @@ import org.springframework.stereotype.Component;
 /**
  * One scheduling cycle, as a pipeline: (1) apply the timers that fell due — pending deadlines, run-time
  * limits, unavailable marks running out; (2) snapshot the capacity and the pending jobs the wake-up
- * concerns; (3) let the placement core decide each job in queue order against the snapshot, booking
- * each selection in it so the next decision sees it; (4) apply: commit each selection (the database
- * refusing any overbooking) and log the evaluations that placed nothing.
+ * concerns; (3) decide: the placement core's {@link QueuePass} takes the jobs in queue order against the
+ * snapshot, with no I/O; (4) apply: commit each selection (the database refusing any overbooking) and log
+ * the evaluations that placed nothing.
  */
 @Component
 class SchedulingCycle {
@@ -44,7 +44,7 @@ class SchedulingCycle {
     private final PendingJobs queue;
     private final CapacityService capacity;
     private final Offerings offerings;
-    private final Placement placement;
+    private final QueuePass pass;
     private final Wakeups wakeups;
     private final Clock clock;
 
@@ -54,7 +54,7 @@ class SchedulingCycle {
         this.queue = queue;
         this.capacity = capacity;
         this.offerings = offerings;
-        this.placement = new Placement(catalog);
+        this.pass = new QueuePass(new Placement(catalog));
         this.wakeups = wakeups;
         this.clock = clock;
     }
@@ -66,23 +66,16 @@ class SchedulingCycle {
             return;
         }
         Capacity snapshot = capacity.snapshot();
-        List<QueuedJob> candidates = candidates(scope, snapshot);
+        List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream().map(QueuedJob::queued).toList();
+        List<QueuePass.Outcome<UUID>> outcomes = pass.decide(queue, snapshot, now);
         var waiting = new ArrayList<JobLifecycle.WaitingJob>();
-        var heldBackTeams = new HashMap<String, String>();
-        for (QueuedJob job : candidates) {
-            PlacementRequest request = job.placementRequest();
-            String trigger = scope.triggerFor(job.id(), job.team(), offeringsOf(job)).name();
-            String ahead = heldBackTeams.get(job.team());
-            Decision decision = ahead != null
-                    ? Decision.heldBack(job.preferences(), "waiting behind job " + ahead + " (strict FIFO)")
-                    : placement.decide(request, snapshot, now);
-            if (!decision.isSelected()) {
-                waiting.add(new JobLifecycle.WaitingJob(job.id(), job.team(), decision, trigger));
-                if (ahead == null && strictFifo(snapshot, job.team())) {
-                    heldBackTeams.put(job.team(), job.id().toString());
-                }
-            } else if (commit(job, decision, trigger, now)) {
-                placement.book(request, decision, snapshot);
+        for (QueuePass.Outcome<UUID> outcome : outcomes) {
+            QueuedRequest<UUID> job = outcome.job();
+            String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job)).name();
+            if (outcome.decision().isSelected()) {
+                commit(job.id(), outcome.decision(), trigger, now);
+            } else {
+                waiting.add(new JobLifecycle.WaitingJob(job.id(), job.request().team(), outcome.decision(), trigger));
             }
         }
         lifecycle.recordWaiting(waiting, now);
@@ -125,20 +118,21 @@ class SchedulingCycle {
         return queue.concerning(scope.jobs().keySet(), strictTeams, scope.offerings().keySet());
     }
 
-    /** Books and starts one selection; false when the database refused it (someone took the capacity first). */
-    private boolean commit(QueuedJob job, Decision decision, String trigger, Instant now) {
+    /**
+     * Commits one selection; when the database refuses it (someone took the capacity first) the job is
+     * evaluated again. Later decisions of the pass counted this booking, so a refusal never overbooks.
+     */
+    private void commit(UUID job, Decision decision, String trigger, Instant now) {
         try {
-            return lifecycle.start(job.id(), decision, trigger, now).isPresent();
+            lifecycle.start(job, decision, trigger, now);
         } catch (CapacityRefusedException | ObjectOptimisticLockingFailureException e) {
-            log.info("Placement of job {} refused by the database ({}); evaluating it again", job.id(),
-                    e.getMessage());
-            wakeups.add(Scope.job(job.id(), Trigger.PLACEMENT_CONFLICT));
-            return false;
+            log.info("Placement of job {} refused by the database ({}); evaluating it again", job, e.getMessage());
+            wakeups.add(Scope.job(job, Trigger.PLACEMENT_CONFLICT));
         }
     }
 
-    private static List<OfferingKey> offeringsOf(QueuedJob job) {
-        return job.preferences().entries().stream().map(PreferenceEntry::offering).toList();
+    private static List<OfferingKey> offeringsOf(QueuedRequest<UUID> job) {
+        return job.request().preferences().entries().stream().map(PreferenceEntry::offering).toList();
     }
 
     private static boolean strictFifo(Capacity snapshot, String team) {
