@@ -1,5 +1,8 @@
 package io.spillover.capacity;
 
+import io.spillover.security.Caller;
+import io.spillover.security.Callers;
+import io.spillover.system.Access;
 import java.time.Instant;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -9,15 +12,24 @@ import org.springframework.web.bind.annotation.RestController;
 class CapacityController {
 
     private final CapacityService capacity;
+    private final Callers callers;
 
-    CapacityController(CapacityService capacity) {
+    CapacityController(CapacityService capacity, Callers callers) {
         this.capacity = capacity;
+        this.callers = callers;
     }
 
-    /** Every offering with its total, use, free instances and any unavailable mark. */
+    /**
+     * Offerings with their total, use, free instances and any unavailable mark: all of them for platform
+     * admins, for anyone else those their teams may use.
+     */
     @GetMapping("/api/v1/capacity")
+    @Access(Access.Level.AUTHENTICATED)
     List<OfferingView> offerings() {
-        return capacity.offerings().stream().map(OfferingView::of).toList();
+        Caller caller = callers.current().orElseThrow();
+        List<Offering> offerings = caller.platformAdmin() ? capacity.offerings()
+                : capacity.offeringsFor(caller.memberships().keySet());
+        return offerings.stream().map(OfferingView::of).toList();
     }
 
     record OfferingView(String provider, String region, String instanceType, String source, int total, int inUse,

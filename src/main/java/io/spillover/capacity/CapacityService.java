@@ -50,6 +50,26 @@ public class CapacityService implements SmartInitializingSingleton {
         return offerings.all();
     }
 
+    /** The offerings any of the teams may use: on-demand capacity of the types their quotas allow. */
+    @Transactional(readOnly = true)
+    public List<Offering> offeringsFor(java.util.Set<String> teamNames) {
+        var states = teams.states();
+        var allowed = new java.util.HashSet<String>();
+        for (String team : teamNames) {
+            var state = states.get(team);
+            if (state != null) {
+                state.instanceLimits().forEach((type, limit) -> {
+                    if (limit > 0) {
+                        allowed.add(type);
+                    }
+                });
+            }
+        }
+        return offerings.all().stream()
+                .filter(o -> !o.key().isPlan() && allowed.contains(o.key().instanceType()))
+                .toList();
+    }
+
     public Offering offering(OfferingKey key) {
         return offerings.find(key).orElseThrow();
     }

@@ -1,5 +1,6 @@
 package io.spillover.catalog;
 
+import io.spillover.system.Access;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -17,6 +18,7 @@ class CatalogController {
 
     /** Every instance type Spillover knows, with the facts placement and checks use. */
     @GetMapping("/instance-types")
+    @Access(Access.Level.AUTHENTICATED)
     List<InstanceTypeView> instanceTypes() {
         return catalog.all().stream().map(InstanceTypeView::of).toList();
     }

@@ -1,5 +1,6 @@
 package io.spillover.jobs;
 
+import io.spillover.system.Access;
 import java.net.URI;
 import java.util.List;
 import org.springframework.http.MediaType;
@@ -24,6 +25,7 @@ class JobController {
 
     /** 201 with the new job; 200 with the original when the client token was seen before. */
     @PostMapping("/jobs")
+    @Access(Access.Level.MEMBER)
     ResponseEntity<JobView> submit(@PathVariable String team, @RequestBody JobRequest request) {
         JobService.Submitted submitted = jobs.submit(team, request);
         if (!submitted.created()) {
@@ -34,33 +36,39 @@ class JobController {
     }
 
     @GetMapping("/jobs")
+    @Access(Access.Level.MEMBER)
     JobPage list(@PathVariable String team, @RequestParam(required = false) JobStatus status,
                  @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "20") int size) {
         return jobs.list(team, status, page, size);
     }
 
     @GetMapping("/jobs/{job}")
+    @Access(Access.Level.MEMBER)
     JobView describe(@PathVariable String team, @PathVariable String job) {
         return jobs.describe(team, job);
     }
 
     @GetMapping("/jobs/{job}/evaluations")
+    @Access(Access.Level.MEMBER)
     List<EvaluationView> evaluations(@PathVariable String team, @PathVariable String job,
                                      @RequestParam(defaultValue = "50") int limit) {
         return jobs.evaluations(team, job, limit);
     }
 
     @GetMapping(value = "/jobs/{job}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
+    @Access(Access.Level.MEMBER)
     String logs(@PathVariable String team, @PathVariable String job) {
         return jobs.logs(team, job);
     }
 
     @PostMapping("/jobs/{job}/stop")
+    @Access(Access.Level.MEMBER)
     JobView stop(@PathVariable String team, @PathVariable String job) {
         return jobs.stop(team, job);
     }
 
     @PostMapping("/placements/explain")
+    @Access(Access.Level.MEMBER)
     ExplainView explain(@PathVariable String team, @RequestBody JobRequest request) {
         return jobs.explain(team, request);
     }

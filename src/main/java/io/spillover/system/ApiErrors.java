@@ -43,6 +43,11 @@ class ApiErrors extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler
+    ResponseEntity<Object> forbidden(ForbiddenException e) {
+        return problem(HttpStatus.FORBIDDEN, e.getMessage());
+    }
+
+    @ExceptionHandler
     ResponseEntity<Object> conflict(ConflictException e) {
         return problem(HttpStatus.CONFLICT, e.getMessage());
     }

@@ -1,5 +1,6 @@
 package io.spillover.tenancy;
 
+import io.spillover.system.Access;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -21,23 +22,27 @@ class AdminTeamController {
     }
 
     @GetMapping
+    @Access(Access.Level.PLATFORM_ADMIN)
     List<TeamView> list() {
         return teams.list();
     }
 
     @GetMapping("/{team}")
+    @Access(Access.Level.PLATFORM_ADMIN)
     TeamView get(@PathVariable String team) {
         return teams.get(team);
     }
 
     /** Creates (201) or changes (200) a team. */
     @PutMapping("/{team}")
+    @Access(Access.Level.PLATFORM_ADMIN)
     ResponseEntity<TeamView> put(@PathVariable String team, @RequestBody TeamDefinition definition) {
         boolean created = teams.put(team, definition);
         return ResponseEntity.status(created ? HttpStatus.CREATED : HttpStatus.OK).body(teams.get(team));
     }
 
     @PutMapping("/{team}/quotas")
+    @Access(Access.Level.PLATFORM_ADMIN)
     TeamView quotas(@PathVariable String team, @RequestBody QuotaDefinition quotas) {
         return teams.setQuotas(team, quotas);
     }

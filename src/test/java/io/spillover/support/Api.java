@@ -13,11 +13,27 @@ public final class Api {
     public static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final RestClient http;
+    private final int port;
 
+    /** A client without credentials. */
     public Api(int port) {
-        this.http = RestClient.builder().baseUrl("http://localhost:" + port)
-                .defaultStatusHandler(HttpStatusCode::isError, (request, response) -> { })
-                .build();
+        this(port, null);
+    }
+
+    /** A client sending {@code Authorization: Bearer <token>}. */
+    public Api(int port, String token) {
+        this.port = port;
+        var builder = RestClient.builder().baseUrl("http://localhost:" + port)
+                .defaultStatusHandler(HttpStatusCode::isError, (request, response) -> { });
+        if (token != null) {
+            builder.defaultHeader("Authorization", "Bearer " + token);
+        }
+        this.http = builder.build();
+    }
+
+    /** The same server, another token (null: none). */
+    public Api as(String token) {
+        return new Api(port, token);
     }
 
     /** A response: its status and body, parsed as JSON when it is JSON. */
@@ -39,6 +55,11 @@ public final class Api {
 
     public Response post(String path, Object body) {
         return send(http.post().uri(path), body);
+    }
+
+    public Response delete(String path) {
+        return http.delete().uri(path).exchange((request, response) ->
+                new Response(response.getStatusCode().value(), response.bodyTo(String.class)));
     }
 
     public Response put(String path, Object body) {

@@ -36,9 +36,16 @@ public abstract class ApiTest {
     protected Api api;
     private final List<String> teams = new ArrayList<>();
 
+    /** The platform-admin token the test profile configures as SPILLOVER_BOOTSTRAP_ADMIN_TOKEN. */
+    protected static final String ADMIN_TOKEN = "test-bootstrap-admin-token";
+
     @BeforeEach
     void connect() {
-        api = new Api(port);
+        api = new Api(port, ADMIN_TOKEN);
+    }
+
+    protected int port() {
+        return port;
     }
 
     /** A new team with these instance limits and no other caps. */

@@ -19,6 +19,8 @@ import tools.jackson.databind.JsonNode;
 /** With no database URL, Spillover runs its own PostgreSQL under the data directory, kept across restarts. */
 class EmbeddedDatabaseTest {
 
+    static final String TOKEN = "embedded-test-admin-token";
+
     @TempDir
     Path dataDir;
 
@@ -53,10 +55,11 @@ class EmbeddedDatabaseTest {
 
     private ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(SpilloverApplication.class)
-                .run("--spillover.data-dir=" + dataDir, "--server.port=0", "--spring.main.banner-mode=off");
+                .run("--spillover.data-dir=" + dataDir, "--server.port=0", "--spring.main.banner-mode=off",
+                        "--spillover.bootstrap-admin-token=" + TOKEN);
     }
 
     private static Api api(ConfigurableApplicationContext context) {
-        return new Api(((WebServerApplicationContext) context).getWebServer().getPort());
+        return new Api(((WebServerApplicationContext) context).getWebServer().getPort(), TOKEN);
     }
 }

@@ -1,5 +1,6 @@
 package io.spillover.providers.local;
 
+import io.spillover.system.Access;
 import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offering;
 import io.spillover.placement.OfferingKey;
@@ -29,6 +30,7 @@ class LocalFleetController {
      * false also lifts the offering's unavailable mark.
      */
     @PutMapping("/api/v1/admin/fleet/{region}/{instanceType}")
+    @Access(Access.Level.PLATFORM_ADMIN)
     FleetView put(@PathVariable String region, @PathVariable String instanceType, @RequestBody FleetChange change) {
         Offering offering = capacity.setOnDemandCapacity(region, instanceType, change.onDemandCapacity());
         if (change.refuseLaunches() != null) {

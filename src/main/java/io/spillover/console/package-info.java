@@ -1,0 +1,2 @@
+/** The browser console: server-rendered pages over the same services as the REST API. */
+package io.spillover.console;

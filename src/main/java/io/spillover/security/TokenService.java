@@ -1,0 +1,120 @@
+package io.spillover.security;
+
+import io.spillover.placement.Violation;
+import io.spillover.system.InvalidRequestException;
+import io.spillover.system.NotFoundException;
+import io.spillover.system.Validation;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+
+/**
+ * Issues, lists, revokes and checks API tokens. A token reads {@code spl_<id>_<secret>}: the id finds the
+ * stored salt and hash, the secret is checked against them in constant time. Tokens are random enough
+ * (240 bits) that a fast salted hash is the right tool here, unlike for passwords.
+ */
+@Service
+public class TokenService {
+
+    static final String PREFIX = "spl_";
+    static final String BOOTSTRAP_ID = "bootstrap";
+    private static final int ID_LENGTH = 12;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final ApiTokens tokens;
+    private final Validation validation;
+    private final Clock clock;
+
+    TokenService(ApiTokens tokens, Validation validation, Clock clock) {
+        this.tokens = tokens;
+        this.validation = validation;
+        this.clock = clock;
+    }
+
+    /** Issues a token of the team (null: a platform-admin token); the answer is the only time the secret shows. */
+    public TokenView issue(String team, TokenRequest request, String createdBy) {
+        List<Violation> violations = new ArrayList<>(validation.check(request));
+        Instant now = clock.instant();
+        if (request != null && request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
+            violations.add(new Violation("expiresAt", "must be in the future"));
+        }
+        if (team != null && request != null && request.role() == null) {
+            violations.add(new Violation("role", "must be MEMBER or TEAM_ADMIN"));
+        }
+        if (!violations.isEmpty()) {
+            throw new InvalidRequestException(violations);
+        }
+        String id = HexFormat.of().formatHex(random(ID_LENGTH / 2));
+        String secret = Base64.getUrlEncoder().withoutPadding().encodeToString(random(30));
+        byte[] salt = random(16);
+        String role = team == null ? "PLATFORM_ADMIN" : request.role().name();
+        var stored = new ApiTokens.StoredToken(id, team, role, request.name(), salt, hash(salt, secret), now, createdBy,
+                request.expiresAt(), null, null);
+        tokens.insert(stored);
+        return stored.view(PREFIX + id + "_" + secret);
+    }
+
+    public List<TokenView> list(String team) {
+        return tokens.of(team).stream().map(t -> t.view(null)).toList();
+    }
+
+    public void revoke(String team, String id) {
+        if (!tokens.revoke(team, id, clock.instant())) {
+            throw new NotFoundException("no token " + id);
+        }
+    }
+
+    /** Stores the configured bootstrap secret as a platform-admin token, replacing an earlier one. */
+    void bootstrap(String secret) {
+        byte[] salt = random(16);
+        tokens.upsertSecret(new ApiTokens.StoredToken(BOOTSTRAP_ID, null, "PLATFORM_ADMIN", "bootstrap", salt,
+                hash(salt, secret), clock.instant(), "SPILLOVER_BOOTSTRAP_ADMIN_TOKEN", null, null, null));
+    }
+
+    /** The caller a presented token stands for; empty when it is unknown, wrong, revoked or expired. */
+    Optional<Caller> authenticate(String presented) {
+        String id = BOOTSTRAP_ID;
+        String secret = presented;
+        if (presented.startsWith(PREFIX) && presented.length() > PREFIX.length() + ID_LENGTH + 1
+                && presented.charAt(PREFIX.length() + ID_LENGTH) == '_') {
+            id = presented.substring(PREFIX.length(), PREFIX.length() + ID_LENGTH);
+            secret = presented.substring(PREFIX.length() + ID_LENGTH + 1);
+        }
+        Instant now = clock.instant();
+        String checkedSecret = secret;
+        Optional<ApiTokens.StoredToken> found = tokens.find(id)
+                .filter(t -> MessageDigest.isEqual(t.hash(), hash(t.salt(), checkedSecret)))
+                .filter(t -> t.revokedAt() == null)
+                .filter(t -> t.expiresAt() == null || t.expiresAt().isAfter(now));
+        found.ifPresent(t -> tokens.touch(t.id(), now));
+        return found.map(t -> t.team() == null
+                ? new Caller("token:" + t.id(), true, Map.of())
+                : new Caller("token:" + t.id(), false, Map.of(t.team(), TeamRole.valueOf(t.role()))));
+    }
+
+    static byte[] hash(byte[] salt, String secret) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(salt);
+            return digest.digest(secret.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    private static byte[] random(int bytes) {
+        byte[] value = new byte[bytes];
+        RANDOM.nextBytes(value);
+        return value;
+    }
+}

@@ -1,0 +1,14 @@
+package io.spillover.security;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+
+/**
+ * A token as listed; {@code secret} only in the answer that created it, never again.
+ *
+ * @param role {@code MEMBER}, {@code TEAM_ADMIN} or {@code PLATFORM_ADMIN}
+ */
+public record TokenView(String id, String team, String name, String role, Instant createdAt, String createdBy,
+                        Instant expiresAt, Instant lastUsedAt, Instant revokedAt,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String secret) {
+}

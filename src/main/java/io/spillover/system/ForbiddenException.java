@@ -1,0 +1,9 @@
+package io.spillover.system;
+
+/** The caller is known but may not do this: answered 403. */
+public class ForbiddenException extends RuntimeException {
+
+    public ForbiddenException(String message) {
+        super(message);
+    }
+}
