@@ -41,7 +41,7 @@ class DemoPeople {
                 seed();
             }
             if (Files.exists(logins)) {
-                log.info("Demo logins (from {}):\n{}", logins, Files.readString(logins).strip());
+                log.info("Demo logins (from {}):\n{}", logins, Files.readString(logins).stripTrailing());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot keep the demo logins in " + logins, e);
