@@ -29,10 +29,12 @@ public class CapacityService implements SmartInitializingSingleton {
     private final CapacityProvider provider;
     private final Catalog catalog;
     private final ApplicationEventPublisher events;
+    private final PlanDirectory plans;
 
     CapacityService(Offerings offerings, TeamUsage teams, CapacityProvider provider, Catalog catalog,
-                    ApplicationEventPublisher events) {
+                    ApplicationEventPublisher events, PlanDirectory plans) {
         this.offerings = offerings;
+        this.plans = plans;
         this.teams = teams;
         this.provider = provider;
         this.catalog = catalog;
@@ -43,14 +45,17 @@ public class CapacityService implements SmartInitializingSingleton {
     @Transactional(readOnly = true)
     public Capacity snapshot() {
         List<OfferingState> states = offerings.all().stream().map(Offering::state).toList();
-        return new Capacity(states, List.of(), teams.states().values());
+        return new Capacity(states, plans.plans(), teams.states().values());
     }
 
     public List<Offering> offerings() {
         return offerings.all();
     }
 
-    /** The offerings any of the teams may use: on-demand capacity of the types their quotas allow. */
+    /**
+     * The offerings any of the teams may use: on-demand capacity of the types their quotas allow, and the
+     * plans shared with them.
+     */
     @Transactional(readOnly = true)
     public List<Offering> offeringsFor(java.util.Set<String> teamNames) {
         var states = teams.states();
@@ -65,8 +70,12 @@ public class CapacityService implements SmartInitializingSingleton {
                 });
             }
         }
+        var sharedPlans = new java.util.HashSet<String>();
+        plans.plans().stream().filter(p -> teamNames.stream().anyMatch(p::visibleTo))
+                .forEach(p -> sharedPlans.add(p.name()));
         return offerings.all().stream()
-                .filter(o -> !o.key().isPlan() && allowed.contains(o.key().instanceType()))
+                .filter(o -> o.key().isPlan() ? sharedPlans.contains(o.key().planName())
+                        : allowed.contains(o.key().instanceType()))
                 .toList();
     }
 

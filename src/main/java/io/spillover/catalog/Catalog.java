@@ -18,7 +18,7 @@ public final class Catalog {
 
     static final List<String> COLUMNS = List.of("instanceType", "family", "acceleratorKind", "acceleratorModel",
             "acceleratorCount", "acceleratorMemoryGiB", "vcpus", "memoryGiB", "efa", "training", "processing",
-            "cudaComputeCapability");
+            "cudaComputeCapability", "cudaDriver");
 
     private final Map<String, InstanceType> types;
     private final List<InstanceType> ordered;
@@ -54,6 +54,12 @@ public final class Catalog {
         return ordered;
     }
 
+    /** This catalog with the driver branch of each listed family replaced (a platform knows its hosts). */
+    public Catalog withCudaDrivers(Map<String, Integer> driverByFamily) {
+        return new Catalog(ordered.stream().map(type -> driverByFamily.containsKey(type.family())
+                ? type.withCudaDriver(driverByFamily.get(type.family())) : type).toList());
+    }
+
     /** Reads the catalog's CSV form (header line, then one type per line). */
     public static Catalog readCsv(InputStream csv) {
         try (var reader = new BufferedReader(new InputStreamReader(csv, StandardCharsets.UTF_8))) {
@@ -75,7 +81,8 @@ public final class Catalog {
         try {
             return new InstanceType(f[0], f[1], AcceleratorKind.valueOf(f[2]), emptyToNull(f[3]),
                     Integer.parseInt(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]), Integer.parseInt(f[7]),
-                    bool(f[8]), bool(f[9]), bool(f[10]), emptyToNull(f[11]));
+                    bool(f[8]), bool(f[9]), bool(f[10]), emptyToNull(f[11]),
+                    f[12].isEmpty() ? null : Integer.valueOf(f[12]));
         } catch (IllegalArgumentException e) {
             // valueOf and parseInt say neither where nor what; name the line so the file is fixed quickly
             throw new IllegalArgumentException("catalog line " + line + ": " + e.getMessage(), e);

@@ -7,6 +7,8 @@ import java.util.Objects;
  *
  * @param acceleratorMemoryGiB memory of one accelerator, 0 without accelerators
  * @param cudaComputeCapability NVIDIA compute capability ("9.0"), null for other kinds
+ * @param cudaDriver            the NVIDIA driver branch on SageMaker's hosts of this type (535), null when
+ *                              not a GPU type
  */
 public record InstanceType(
         String name,
@@ -20,7 +22,8 @@ public record InstanceType(
         boolean efa,
         boolean training,
         boolean processing,
-        String cudaComputeCapability) {
+        String cudaComputeCapability,
+        Integer cudaDriver) {
 
     public InstanceType {
         Objects.requireNonNull(name, "name");
@@ -37,6 +40,11 @@ public record InstanceType(
     /** SageMaker's "accelerated" families: ml.p*, ml.g*, ml.trn*, ml.inf*. */
     public boolean accelerated() {
         return family.startsWith("p") || family.startsWith("g") || family.startsWith("trn") || family.startsWith("inf");
+    }
+
+    public InstanceType withCudaDriver(Integer driver) {
+        return new InstanceType(name, family, acceleratorKind, acceleratorModel, acceleratorCount,
+                acceleratorMemoryGiB, vcpus, memoryGiB, efa, training, processing, cudaComputeCapability, driver);
     }
 
     public int totalAcceleratorMemoryGiB() {

@@ -73,15 +73,23 @@ class Job {
     private Instant endedAt;
     @Column(insertable = false, updatable = false)
     private Long lastEvaluationId;
+    private String profileName;
+    private Integer profileVersion;
     @Version
     private long version;
 
     protected Job() {
     }
 
+    /**
+     * A new pending job.
+     *
+     * @param clockStart when its pending clock starts: now, or later when it waits for scheduled plans only
+     * @param profile    the profile name and version it copied its list from, or null
+     */
     static Job submit(UUID id, String team, String name, JobKind kind, PreferenceList preferences,
-                      Integer uniformCount, Duration maxPending, Long maxRuntimeSeconds, int priority,
-                      String clientToken, JobSpec spec, Instant now) {
+                      Integer uniformCount, Duration maxPending, Instant clockStart, Long maxRuntimeSeconds,
+                      int priority, String clientToken, JobSpec spec, ProfileRef profile, Instant now) {
         Job job = new Job();
         job.id = id;
         job.team = team;
@@ -98,8 +106,27 @@ class Job {
         job.spec = spec;
         preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry)));
         job.createdAt = now;
-        job.pendingDeadline = now.plus(maxPending);
+        job.pendingDeadline = clockStart.plus(maxPending);
+        if (profile != null) {
+            job.profileName = profile.name();
+            job.profileVersion = profile.version();
+        }
         return job;
+    }
+
+    /** The profile version a job copied its list from. */
+    record ProfileRef(String name, int version) {
+    }
+
+    /** Moves the pending deadline when the plans it waits for move; only a pending job has one. */
+    void restartPendingClock(Instant clockStart) {
+        if (status == JobStatus.PENDING) {
+            pendingDeadline = clockStart.plusSeconds(maxPendingSeconds);
+        }
+    }
+
+    ProfileRef profile() {
+        return profileName == null ? null : new ProfileRef(profileName, profileVersion);
     }
 
     Transition submitted() {

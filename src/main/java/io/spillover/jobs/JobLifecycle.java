@@ -2,6 +2,13 @@ package io.spillover.jobs;
 
 import io.spillover.capacity.CapacityReleased;
 import io.spillover.capacity.Offerings;
+import io.spillover.capacity.PlanDirectory;
+import io.spillover.placement.PendingClock;
+import io.spillover.placement.PlanState;
+import io.spillover.plans.PlanChanged;
+import java.util.HashMap;
+import java.util.Map;
+import org.springframework.transaction.event.TransactionalEventListener;
 import io.spillover.catalog.Catalog;
 import io.spillover.placement.Decision;
 import io.spillover.placement.EntryVerdict;
@@ -46,9 +53,12 @@ public class JobLifecycle {
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final TransactionTemplate transactions;
+    private final PlanDirectory plans;
 
     JobLifecycle(Jobs jobs, JobHistory history, Offerings offerings, TeamUsage teams, Catalog catalog,
-                 JdbcClient jdbc, ApplicationEventPublisher events, Clock clock, TransactionTemplate transactions) {
+                 JdbcClient jdbc, ApplicationEventPublisher events, Clock clock, TransactionTemplate transactions,
+                 PlanDirectory plans) {
+        this.plans = plans;
         this.jobs = jobs;
         this.history = history;
         this.offerings = offerings;
@@ -180,10 +190,36 @@ public class JobLifecycle {
         });
     }
 
+    /**
+     * A plan's window moved: pending jobs waiting only for scheduled plans get their clock started anew
+     * from the plans' new start (SPEC §3.4.3).
+     */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void planChanged(PlanChanged change) {
+        if (!change.edited()) {
+            return;
+        }
+        Map<String, PlanState> states = new HashMap<>();
+        plans.plans().forEach(plan -> states.put(plan.name(), plan));
+        List<UUID> waiting = jdbc.sql("SELECT DISTINCT j.id FROM jobs j JOIN job_entries e ON e.job_id = j.id"
+                        + " WHERE j.status = 'PENDING' AND e.training_plan = ?")
+                .param(change.plan()).query(UUID.class).list();
+        for (UUID id : waiting) {
+            inTransaction(() -> jobs.findById(id).ifPresent(job -> job.restartPendingClock(
+                    PendingClock.startsAt(job.preferences(), states, job.createdAt()))));
+        }
+    }
+
     /** Pending jobs whose maximum pending time ran out by {@code now}. */
     public List<UUID> pendingPastDeadline(Instant now) {
         return jdbc.sql("SELECT id FROM jobs WHERE status = 'PENDING' AND pending_deadline <= ? ORDER BY pending_deadline")
                 .param(Timestamp.from(now)).query(UUID.class).list();
+    }
+
+    /** Jobs starting or running on capacity of a source ({@code plan:<name>}). */
+    public List<UUID> onSource(String source) {
+        return jdbc.sql("SELECT id FROM jobs WHERE status IN ('STARTING', 'RUNNING') AND selected_source = ?")
+                .param(source).query(UUID.class).list();
     }
 
     /** Jobs on the provider past their maximum run time by {@code now}. */

@@ -2,6 +2,7 @@ package io.spillover.jobs;
 
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.RequestedEntry;
+import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
 import io.spillover.providers.LocalSettings;
 import jakarta.validation.Valid;
@@ -15,13 +16,16 @@ import java.util.List;
 /**
  * The body of a submission or an explain request (SPEC §5.1). Shape and value rules of single fields are
  * declared here; the rules that span fields and need the catalog, quotas and plans are the placement core's
- * {@link io.spillover.placement.SubmissionRules}.
+ * {@link io.spillover.placement.SubmissionRules}. A job names a {@code profile} or gives
+ * {@code instancePreferences}, never both.
  */
 public record JobRequest(
         @Pattern(regexp = "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}",
                 message = "must be 1 to 63 letters, digits or hyphens, starting and ending with a letter or digit")
         String name,
         @NotNull JobKind kind,
+        @Pattern(regexp = "[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?", message = "must name a profile of the team")
+        String profile,
         List<Entry> instancePreferences,
         Integer instanceCount,
         Long maxPendingTimeInSeconds,
@@ -29,6 +33,7 @@ public record JobRequest(
         @Min(-1000) @Max(1000) Integer priority,
         @Size(min = 1, max = 128) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII without spaces")
         String clientToken,
+        Requirements requires,
         @Valid ContainerSpec container,
         @Valid LocalSettings local) {
 

@@ -1,17 +1,26 @@
 package io.spillover.jobs;
 
 import io.spillover.capacity.CapacityService;
-import io.spillover.catalog.Catalog;
 import io.spillover.placement.Decision;
+import io.spillover.placement.PendingClock;
+import io.spillover.placement.PlanState;
+import io.spillover.placement.PreferenceList;
+import io.spillover.placement.RequestedEntry;
+import io.spillover.placement.Requirements;
 import io.spillover.placement.Placement;
 import io.spillover.placement.PlacementRequest;
 import io.spillover.placement.Submission;
 import io.spillover.placement.SubmissionRules;
 import io.spillover.placement.TeamState;
 import io.spillover.placement.Violation;
+import io.spillover.plans.PlanService;
+import io.spillover.profiles.ProfileDefinition;
+import io.spillover.profiles.ProfileService;
+import io.spillover.profiles.ProfileView;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.system.ConflictException;
 import io.spillover.system.InvalidRequestException;
+import io.spillover.system.JobLimits;
 import io.spillover.system.NotFoundException;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
@@ -48,12 +57,15 @@ public class JobService {
     private final Placement placement;
     private final Validation validation;
     private final JobLimits limits;
+    private final ProfileService profiles;
+    private final PlanService plans;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
     JobService(Jobs jobs, JobHistory history, JobLifecycle lifecycle, TeamService teams, CapacityService capacity,
-               CapacityProvider provider, Catalog catalog, Validation validation, JobLimits limits,
+               CapacityProvider provider, SubmissionRules rules, Placement placement, Validation validation,
+               JobLimits limits, ProfileService profiles, PlanService plans,
                TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
         this.jobs = jobs;
         this.history = history;
@@ -61,11 +73,12 @@ public class JobService {
         this.teams = teams;
         this.capacity = capacity;
         this.provider = provider;
-        this.rules = new SubmissionRules(catalog, new SubmissionRules.Limits(limits.minPendingTime().toSeconds(),
-                limits.maxPendingTime().toSeconds(), provider.defaultRegion(), provider.regions()));
-        this.placement = new Placement(catalog);
+        this.rules = rules;
+        this.placement = placement;
         this.validation = validation;
         this.limits = limits;
+        this.profiles = profiles;
+        this.plans = plans;
         this.transactions = transactions;
         this.events = events;
         this.clock = clock;
@@ -85,7 +98,7 @@ public class JobService {
         if (replay.isPresent()) {
             return replay.get();
         }
-        SubmissionRules.Result checked = check(request, state);
+        Checked checked = check(team, request, state);
         String name = request.name() != null ? request.name()
                 : request.kind().name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
         try {
@@ -94,12 +107,13 @@ public class JobService {
                     // Read committed: a retry with this token may have committed since the look-up above.
                     return replayOf(team, request).orElseThrow(() -> nameTaken(team, name));
                 }
-                Duration maxPending = request.maxPendingTimeInSeconds() == null ? limits.defaultMaxPendingTime()
-                        : Duration.ofSeconds(request.maxPendingTimeInSeconds());
+                Instant now = clock.instant();
                 Job job = Job.submit(UUID.randomUUID(), team, name, request.kind(), checked.preferences(),
-                        request.instanceCount(), maxPending, request.maxRuntimeInSeconds(),
-                        request.priority() == null ? 0 : request.priority(), request.clientToken(),
-                        new JobSpec(request.container(), request.local()), clock.instant());
+                        checked.instanceCount(), checked.maxPending(),
+                        PendingClock.startsAt(checked.preferences(), checked.plans(), now),
+                        request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
+                        request.clientToken(), new JobSpec(request.container(), request.local(), checked.requires()),
+                        checked.profile(), now);
                 jobs.saveAndFlush(job);
                 history.append(job.submitted());
                 events.publishEvent(new JobSubmitted(job.id(), team));
@@ -129,7 +143,7 @@ public class JobService {
     @Transactional(readOnly = true)
     public ExplainView explain(String team, JobRequest request) {
         TeamState state = teams.state(team);
-        SubmissionRules.Result checked = check(request, state);
+        Checked checked = check(team, request, state);
         Instant now = clock.instant();
         Decision decision = placement.decide(new PlacementRequest(team, request.kind(), checked.preferences()),
                 capacity.snapshot(), now);
@@ -137,18 +151,56 @@ public class JobService {
                 decision.selected().map(v -> v.index()).orElse(null), decision.entries());
     }
 
-    private SubmissionRules.Result check(JobRequest request, TeamState team) {
+    /** A request that passed every rule, with what its profile filled in. */
+    private record Checked(PreferenceList preferences, Integer instanceCount, Duration maxPending,
+                           Requirements requires, Job.ProfileRef profile, Map<String, PlanState> plans) {
+    }
+
+    /**
+     * Every rule at once: the body's own fields, then (with the profile's list when it names one) the
+     * placement core's rules against the team's quota and the plans it may use.
+     */
+    private Checked check(String team, JobRequest request, TeamState state) {
         List<Violation> violations = new ArrayList<>(validation.check(request));
         if (request == null) {
             throw new InvalidRequestException(violations);
         }
-        SubmissionRules.Result checked = rules.check(new Submission(request.kind(), request.requestedEntries(),
-                request.instanceCount(), request.maxPendingTimeInSeconds()), team, Map.of());
-        violations.addAll(checked.violations());
+        List<RequestedEntry> entries = request.requestedEntries();
+        Integer count = request.instanceCount();
+        Long maxPending = request.maxPendingTimeInSeconds();
+        Requirements requires = request.requires();
+        ProfileView profile = null;
+        if (request.profile() != null) {
+            if (request.instancePreferences() != null || request.instanceCount() != null) {
+                violations.add(new Violation("profile",
+                        "give a profile or instancePreferences (with instanceCount), never both"));
+            }
+            profile = profiles.find(team, request.profile()).orElse(null);
+            if (profile == null) {
+                violations.add(new Violation("profile", "team " + team + " has no profile " + request.profile()));
+                throw new InvalidRequestException(violations);
+            }
+            ProfileDefinition definition = profile.definition();
+            if (definition.kind() != null && request.kind() != null && definition.kind() != request.kind()) {
+                violations.add(new Violation("kind", "profile " + profile.name() + " is for "
+                        + definition.kind() + " jobs"));
+            }
+            entries = definition.instancePreferences();
+            count = definition.instanceCount();
+            maxPending = maxPending != null ? maxPending : definition.maxPendingTimeInSeconds();
+            requires = requires != null ? requires : definition.requires();
+        }
+        Map<String, PlanState> visiblePlans = plans.statesVisibleTo(team);
+        SubmissionRules.Result checked = rules.check(new Submission(request.kind(), entries, count, maxPending,
+                requires), state, visiblePlans);
+        String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
+        checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
         if (!violations.isEmpty()) {
             throw new InvalidRequestException(violations);
         }
-        return checked;
+        return new Checked(checked.preferences(), count,
+                maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
+                profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans);
     }
 
     @Transactional(readOnly = true)

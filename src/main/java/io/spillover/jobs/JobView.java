@@ -3,6 +3,7 @@ package io.spillover.jobs;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.PreferenceEntry;
+import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
 import io.spillover.providers.LocalSettings;
 import java.time.Instant;
@@ -11,9 +12,11 @@ import java.util.UUID;
 
 /** A job as the API shows it; {@code transitions} only when one job is described. */
 public record JobView(UUID id, String team, String name, JobKind kind, JobStatus status, StatusReason statusReason,
-                      String statusMessage, List<PreferenceEntry> instancePreferences, Integer instanceCount,
+                      String statusMessage, Job.ProfileRef profile, List<PreferenceEntry> instancePreferences,
+                      Integer instanceCount,
                       Selection selection, long maxPendingTimeInSeconds, Long maxRuntimeInSeconds, int priority,
-                      String clientToken, ContainerSpec container, LocalSettings local, int attempt,
+                      String clientToken, Requirements requires, ContainerSpec container, LocalSettings local,
+                      int attempt,
                       Instant createdAt, Instant startedAt, Instant endedAt, Instant pendingDeadline,
                       @JsonInclude(JsonInclude.Include.NON_NULL) List<TransitionView> transitions) {
 
@@ -25,9 +28,10 @@ public record JobView(UUID id, String team, String name, JobKind kind, JobStatus
         Selection selection = job.selectedIndex() == null ? null : new Selection(job.selectedIndex(),
                 job.selectedType(), job.selectedCount(), job.selectedRegion(), job.selectedSource());
         return new JobView(job.id(), job.team(), job.name(), job.kind(), job.status(), job.statusReason(),
-                job.statusMessage(), job.preferences().entries(), job.instanceCount(), selection,
+                job.statusMessage(), job.profile(), job.preferences().entries(), job.instanceCount(), selection,
                 job.maxPendingSeconds(), job.maxRuntimeSeconds(), job.priority(), job.clientToken(),
-                job.spec().container(), job.spec().local(), job.attempt(), job.createdAt(), job.startedAt(),
+                job.spec().requires(), job.spec().container(), job.spec().local(), job.attempt(), job.createdAt(),
+                job.startedAt(),
                 job.endedAt(), job.status() == JobStatus.PENDING ? job.pendingDeadline() : null, transitions);
     }
 }

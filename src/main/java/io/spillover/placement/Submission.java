@@ -10,5 +10,13 @@ import java.util.List;
  * @param maxPendingTimeInSeconds null for the configured default
  */
 public record Submission(JobKind kind, List<RequestedEntry> entries, Integer instanceCount,
-                         Long maxPendingTimeInSeconds) {
+                         Long maxPendingTimeInSeconds, Requirements requires) {
+
+    public Submission {
+        requires = requires == null ? Requirements.NONE : requires;
+    }
+
+    public Submission(JobKind kind, List<RequestedEntry> entries, Integer instanceCount, Long maxPendingTimeInSeconds) {
+        this(kind, entries, instanceCount, maxPendingTimeInSeconds, Requirements.NONE);
+    }
 }

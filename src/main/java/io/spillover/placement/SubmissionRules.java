@@ -60,7 +60,19 @@ public final class SubmissionRules {
      * @param plans the training plans the team may use, by name
      */
     public Result check(Submission submission, TeamState team, Map<String, PlanState> plans) {
-        var violations = new ArrayList<Violation>();
+        return check(submission, team, plans, true);
+    }
+
+    /**
+     * The same checks but the team's quota, which may change before the list is used: for saving a
+     * profile, whose lists are checked against the quota again when a job uses them.
+     */
+    public Result checkWithoutQuota(Submission submission, TeamState team, Map<String, PlanState> plans) {
+        return check(submission, team, plans, false);
+    }
+
+    private Result check(Submission submission, TeamState team, Map<String, PlanState> plans, boolean quota) {
+        var violations = new ArrayList<Violation>(submission.requires().malformed("requires"));
         List<RequestedEntry> requested = submission.entries();
         if (requested == null || requested.isEmpty() || requested.size() > PreferenceList.MAX_ENTRIES) {
             violations.add(new Violation(LIST, "must list 1 to " + PreferenceList.MAX_ENTRIES + " instance types"
@@ -99,8 +111,12 @@ public final class SubmissionRules {
                 count = null;
             }
             checkPlan(raw, type, region, submission.kind(), team.team(), plans, field, violations);
+            type.ifPresent(t -> submission.requires().unmetBy(t).forEach(reason -> violations.add(new Violation(
+                    field + ".instanceType", t.name() + " " + reason + ", which the job requires"))));
             if (type.isPresent() && count != null) {
-                checkQuota(team, type.get(), count, countField, violations);
+                if (quota) {
+                    checkQuota(team, type.get(), count, countField, violations);
+                }
                 entries.add(new PreferenceEntry(type.get().name(), count, region, raw.trainingPlan()));
             }
         }

@@ -3,6 +3,7 @@ package io.spillover.scheduling;
 import io.spillover.capacity.Offerings;
 import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.JobStatus;
+import io.spillover.plans.PlanService;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
@@ -18,7 +19,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The scheduler thread. While this instance leads, it sleeps until an event leaves work or a timer falls
- * due (a pending deadline, a run-time limit, an unavailable mark running out, the safety sweep), then runs
+ * due (a pending deadline, a run-time limit, an unavailable mark running out, a plan's window starting or
+ * ending, the safety sweep), then runs
  * one {@link SchedulingCycle}. A standby instance only tries for the lead now and then.
  */
 @Component
@@ -31,6 +33,7 @@ class Scheduler implements SmartLifecycle {
     private final SchedulingCycle cycle;
     private final JobLifecycle lifecycle;
     private final Offerings offerings;
+    private final PlanService plans;
     private final CapacityProvider provider;
     private final Launcher launcher;
     private final ApplicationEventPublisher events;
@@ -40,8 +43,9 @@ class Scheduler implements SmartLifecycle {
     private Thread thread;
 
     Scheduler(Leadership leadership, Wakeups wakeups, SchedulingCycle cycle, JobLifecycle lifecycle,
-              Offerings offerings, CapacityProvider provider, Launcher launcher, ApplicationEventPublisher events,
-              SchedulingProperties properties, Clock clock) {
+              Offerings offerings, PlanService plans, CapacityProvider provider, Launcher launcher,
+              ApplicationEventPublisher events, SchedulingProperties properties, Clock clock) {
+        this.plans = plans;
         this.leadership = leadership;
         this.wakeups = wakeups;
         this.cycle = cycle;
@@ -96,7 +100,8 @@ class Scheduler implements SmartLifecycle {
                     leading = true;
                     nextSweep = now;
                 }
-                Instant wakeAt = Stream.of(lifecycle.nextDeadline(), offerings.nextMarkExpiry(), Optional.of(nextSweep),
+                Instant wakeAt = Stream.of(lifecycle.nextDeadline(), offerings.nextMarkExpiry(),
+                                plans.nextBoundary(now), Optional.of(nextSweep),
                                 Optional.of(now.plus(properties.leaderRetryInterval())))
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
                 Scope scope = wakeups.await(wakeAt);

@@ -2,7 +2,6 @@ package io.spillover.scheduling;
 
 import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offerings;
-import io.spillover.catalog.Catalog;
 import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.PendingJobs;
 import io.spillover.jobs.QueuedJob;
@@ -15,6 +14,8 @@ import io.spillover.placement.QueuePass;
 import io.spillover.placement.QueuedRequest;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.TeamState;
+import io.spillover.plans.PlanChanged;
+import io.spillover.plans.PlanService;
 import io.spillover.tenancy.CapacityRefusedException;
 import java.time.Clock;
 import java.time.Instant;
@@ -46,15 +47,17 @@ class SchedulingCycle {
     private final Offerings offerings;
     private final QueuePass pass;
     private final Wakeups wakeups;
+    private final PlanService plans;
     private final Clock clock;
 
     SchedulingCycle(JobLifecycle lifecycle, PendingJobs queue, CapacityService capacity, Offerings offerings,
-                    Catalog catalog, Wakeups wakeups, Clock clock) {
+                    Placement placement, Wakeups wakeups, PlanService plans, Clock clock) {
+        this.plans = plans;
         this.lifecycle = lifecycle;
         this.queue = queue;
         this.capacity = capacity;
         this.offerings = offerings;
-        this.pass = new QueuePass(new Placement(catalog));
+        this.pass = new QueuePass(placement);
         this.wakeups = wakeups;
         this.clock = clock;
     }
@@ -81,7 +84,10 @@ class SchedulingCycle {
         lifecycle.recordWaiting(waiting, now);
     }
 
-    /** Stops jobs whose pending or run time ran out, and lifts expired marks into the scope. */
+    /**
+     * Stops jobs whose pending or run time ran out, lifts expired marks, moves plans whose window began or
+     * ended (stopping the jobs on an ended plan) and adds what that frees to the scope.
+     */
     private void applyTimers(Instant now, Scope scope) {
         for (UUID id : lifecycle.pendingPastDeadline(now)) {
             lifecycle.stop(id, StatusReason.MAX_PENDING_TIME_EXCEEDED, "no entry had capacity within the job's"
@@ -92,6 +98,15 @@ class SchedulingCycle {
         }
         for (OfferingKey lifted : offerings.liftExpiredMarks(now)) {
             scope.and(Scope.offering(lifted, Trigger.UNAVAILABLE_EXPIRED));
+        }
+        for (PlanChanged moved : plans.advance(now)) {
+            if (moved.activated()) {
+                scope.and(Scope.offering(moved.offering(), Trigger.PLAN_ACTIVATED));
+            } else if (moved.expired()) {
+                for (UUID id : lifecycle.onSource(moved.offering().source())) {
+                    lifecycle.stop(id, StatusReason.PLAN_EXPIRED, "training plan " + moved.plan() + " ended");
+                }
+            }
         }
     }
 

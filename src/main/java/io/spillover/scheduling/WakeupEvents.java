@@ -5,6 +5,7 @@ import io.spillover.capacity.CapacityReleased;
 import io.spillover.jobs.JobLeftQueue;
 import io.spillover.jobs.JobSubmitted;
 import io.spillover.jobs.RequeuedAfterRefusal;
+import io.spillover.plans.PlanChanged;
 import io.spillover.tenancy.QuotaChanged;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
@@ -49,6 +50,16 @@ class WakeupEvents {
     @TransactionalEventListener(fallbackExecution = true)
     void on(JobLeftQueue event) {
         wakeups.add(Scope.team(event.team(), Trigger.JOB_LEFT_QUEUE));
+    }
+
+    /** A plan that became active, or was changed, may fit the jobs that name it. */
+    @TransactionalEventListener(fallbackExecution = true)
+    void on(PlanChanged event) {
+        if (event.activated()) {
+            wakeups.add(Scope.offering(event.offering(), Trigger.PLAN_ACTIVATED));
+        } else if (event.edited()) {
+            wakeups.add(Scope.offering(event.offering(), Trigger.PLAN_CHANGED));
+        }
     }
 
     @TransactionalEventListener(fallbackExecution = true)

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CatalogTest {
 
     private static final String HEADER = String.join(",", Catalog.COLUMNS);
-    private static final String M5_LARGE = "ml.m5.large,m5,NONE,,0,0,2,8,false,true,true,";
-    private static final String P5_48XLARGE = "ml.p5.48xlarge,p5,GPU,H100,8,80,192,2048,true,true,false,9.0";
+    private static final String M5_LARGE = "ml.m5.large,m5,NONE,,0,0,2,8,false,true,true,,";
+    private static final String P5_48XLARGE = "ml.p5.48xlarge,p5,GPU,H100,8,80,192,2048,true,true,false,9.0,535";
 
     private final Catalog bundled = Catalog.readCsv(getClass().getResourceAsStream("/catalog/instance-types.csv"));
 
@@ -25,9 +25,9 @@ class CatalogTest {
     void readsTheBundledCatalog() {
         assertThat(bundled.all()).isNotEmpty();
         assertThat(bundled.get("ml.p5.48xlarge")).isEqualTo(new InstanceType("ml.p5.48xlarge", "p5",
-                AcceleratorKind.GPU, "H100", 8, 80, 192, 2048, true, true, false, "9.0"));
+                AcceleratorKind.GPU, "H100", 8, 80, 192, 2048, true, true, false, "9.0", 535));
         assertThat(bundled.get("ml.m5.large")).isEqualTo(new InstanceType("ml.m5.large", "m5",
-                AcceleratorKind.NONE, null, 0, 0, 2, 8, false, true, true, null));
+                AcceleratorKind.NONE, null, 0, 0, 2, 8, false, true, true, null, null));
     }
 
     @ParameterizedTest
@@ -85,7 +85,7 @@ class CatalogTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"", "instanceType,family", "instanceType,family,acceleratorKind,acceleratorModel,"
-            + "acceleratorCount,acceleratorMemoryGiB,vcpus,memoryGiB,efa,processing,training,cudaComputeCapability"})
+            + "acceleratorCount,acceleratorMemoryGiB,vcpus,memoryGiB,efa,processing,training,cudaComputeCapability,cudaDriver"})
     void rejectsWrongHeader(String header) {
         assertThatIllegalArgumentException().isThrownBy(() -> read(header, M5_LARGE))
                 .withMessage("catalog header must be " + HEADER);
@@ -99,20 +99,20 @@ class CatalogTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ml.m5.large,m5,NONE,,0,0,2,8,false,true,true",
-            "ml.m5.large,m5,NONE,,0,0,2,8,false,true,true,,extra"})
+    @ValueSource(strings = {"ml.m5.large,m5,NONE,,0,0,2,8,false,true,true,",
+            "ml.m5.large,m5,NONE,,0,0,2,8,false,true,true,,,extra"})
     void rejectsLineWithWrongColumnCount(String line) {
         assertThatIllegalArgumentException().isThrownBy(() -> read(HEADER, line))
-                .withMessage("catalog line needs 12 columns: " + line);
+                .withMessage("catalog line needs 13 columns: " + line);
     }
 
     static Stream<Arguments> badValues() {
         return Stream.of(
-                Arguments.of("ml.m5.large,m5,NONE,,0,0,2,8,yes,true,true,", "expected true or false, not yes"),
-                Arguments.of("ml.m5.large,m5,NONE,,0,0,2,8,false,TRUE,true,", "expected true or false, not TRUE"),
-                Arguments.of("ml.m5.large,m5,CPU,,0,0,2,8,false,true,true,", "CPU"),
-                Arguments.of("ml.m5.large,m5,NONE,,0,0,two,8,false,true,true,", "two"),
-                Arguments.of("ml.m5.large,m5,NONE,,4,0,2,8,false,true,true,", "accelerator kind and count disagree"));
+                Arguments.of("ml.m5.large,m5,NONE,,0,0,2,8,yes,true,true,,", "expected true or false, not yes"),
+                Arguments.of("ml.m5.large,m5,NONE,,0,0,2,8,false,TRUE,true,,", "expected true or false, not TRUE"),
+                Arguments.of("ml.m5.large,m5,CPU,,0,0,2,8,false,true,true,,", "CPU"),
+                Arguments.of("ml.m5.large,m5,NONE,,0,0,two,8,false,true,true,,", "two"),
+                Arguments.of("ml.m5.large,m5,NONE,,4,0,2,8,false,true,true,,", "accelerator kind and count disagree"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -140,12 +140,20 @@ class CatalogTest {
     }
 
     @Test
+    void aPlatformOverridesTheDriverBranchOfAFamily() {
+        Catalog overridden = bundled.withCudaDrivers(java.util.Map.of("p4d", 550));
+
+        assertThat(overridden.get("ml.p4d.24xlarge").cudaDriver()).isEqualTo(550);
+        assertThat(overridden.get("ml.p5.48xlarge").cudaDriver()).isEqualTo(bundled.get("ml.p5.48xlarge").cudaDriver());
+    }
+
+    @Test
     void rejectsImpossibleFacts() {
         assertThatIllegalArgumentException().isThrownBy(() -> new InstanceType("ml.x.large", "x",
-                        AcceleratorKind.GPU, "H100", 0, 80, 8, 32, false, true, true, "9.0"))
+                        AcceleratorKind.GPU, "H100", 0, 80, 8, 32, false, true, true, "9.0", 535))
                 .withMessage("ml.x.large: accelerator kind and count disagree");
         assertThatIllegalArgumentException().isThrownBy(() -> new InstanceType("ml.x.large", "x",
-                        AcceleratorKind.NONE, null, 0, 0, 0, 32, false, true, true, null))
+                        AcceleratorKind.NONE, null, 0, 0, 0, 32, false, true, true, null, null))
                 .withMessage("impossible facts for ml.x.large");
     }
 

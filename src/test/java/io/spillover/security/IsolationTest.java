@@ -129,6 +129,30 @@ class IsolationTest extends ApiTest {
         samples.put("DELETE /api/v1/teams/{team}/tokens/{id}", new Sample(() -> a + "/tokens/"
                 + expect(api.post(a + "/tokens", Map.of("name", "doomed", "role", "MEMBER")), 201).json()
                         .get("id").asString(), () -> null));
+        samples.put("GET /api/v1/catalog/equivalents", fixed("/api/v1/catalog/equivalents?instanceType="
+                + "ml.p4d.24xlarge&instanceCount=2", null));
+        var profile = Map.of("instanceCount", 1, "instancePreferences", List.of(Map.of("instanceType", M5)));
+        samples.put("GET /api/v1/teams/{team}/profiles", fixed(a + "/profiles", null));
+        samples.put("PUT /api/v1/teams/{team}/profiles/{profile}", fixed(a + "/profiles/cpu", profile));
+        samples.put("GET /api/v1/teams/{team}/profiles/{profile}", new Sample(() -> {
+            expect(api.put(a + "/profiles/kept", profile), 201, 200);
+            return a + "/profiles/kept";
+        }, () -> null));
+        samples.put("DELETE /api/v1/teams/{team}/profiles/{profile}", new Sample(() -> {
+            expect(api.put(a + "/profiles/doomed", profile), 201, 200);
+            return a + "/profiles/doomed";
+        }, () -> null));
+        var plan = new java.util.HashMap<String, Object>(Map.of("instanceType", "ml.p4d.24xlarge",
+                "instanceCount", 1, "startTime", "2030-01-01T00:00:00Z", "endTime", "2030-02-01T00:00:00Z",
+                "teams", List.of(teamA)));
+        samples.put("GET /api/v1/teams/{team}/training-plans", fixed(a + "/training-plans", null));
+        samples.put("GET /api/v1/admin/training-plans", fixed("/api/v1/admin/training-plans", null));
+        samples.put("PUT /api/v1/admin/training-plans/{plan}", fixed("/api/v1/admin/training-plans/iso-plan", plan));
+        samples.put("POST /api/v1/admin/training-plans", new Sample(() -> "/api/v1/admin/training-plans", () -> {
+            var created = new java.util.HashMap<>(plan);
+            created.put("name", "iso-" + System.nanoTime());
+            return created;
+        }));
         samples.put("GET /api/v1/admin/teams", fixed("/api/v1/admin/teams", null));
         samples.put("GET /api/v1/admin/teams/{team}", fixed("/api/v1/admin/teams/" + teamA, null));
         samples.put("PUT /api/v1/admin/teams/{team}", fixed("/api/v1/admin/teams/" + teamA,

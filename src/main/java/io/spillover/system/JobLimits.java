@@ -1,4 +1,4 @@
-package io.spillover.jobs;
+package io.spillover.system;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,0 +1,2 @@
+/** Named, versioned preference profiles a team saves once and its jobs reuse. */
+package io.spillover.profiles;
