@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.spillover.support.TestDatabase;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -45,10 +47,12 @@ class LeadershipTest {
         var second = new Leadership(dataSource);
         assertThat(first.lead()).isTrue();
 
-        JdbcClient.create(dataSource).sql("SELECT pg_terminate_backend(pid) FROM pg_locks"
-                + " WHERE locktype = 'advisory' AND objid = ?").param((int) Leadership.LOCK_KEY).query().listOfRows();
+        JdbcClient.create(dataSource).sql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'"
+                        + " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+                .query().listOfRows();
 
-        assertThat(second.lead()).isTrue();
+        // The killed backend lets go of the lock as it exits, a moment after the signal.
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(second::lead);
         assertThat(first.lead()).as("the old leader notices it lost the lock").isFalse();
         second.resign();
     }
