@@ -6,6 +6,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
@@ -24,13 +25,17 @@ class JobHistory {
     private static final TypeReference<List<EntryVerdict>> VERDICTS = new TypeReference<>() { };
 
     private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
 
-    JobHistory(JdbcClient jdbc) {
+    JobHistory(JdbcClient jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
+        this.events = events;
     }
 
+    /** Logs a transition and announces it (after commit) to whoever watches the job. */
     @Transactional(propagation = Propagation.MANDATORY)
-    void append(Transition t) {
+    void append(Transition t, String jobName) {
+        events.publishEvent(new JobTransitioned(t.jobId(), t.team(), jobName, t.to()));
         jdbc.sql("INSERT INTO job_transitions (job_id, team, at, from_status, to_status, reason, message, attempt)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(t.jobId(), t.team(), Timestamp.from(t.at()), t.from() == null ? null : t.from().name(),

@@ -87,7 +87,7 @@ public class JobLifecycle {
         teams.book(job.team(), entry.instanceType(), entry.instanceCount(), accelerators(entry.instanceType(),
                 entry.instanceCount()));
         history.record(jobId, job.team(), decision, trigger, now);
-        history.append(job.start(selected, offeringId, now));
+        history.append(job.start(selected, offeringId, now), job.name());
         LaunchRequest request = launchRequest(job);
         events.publishEvent(new LaunchReady(jobId, job.attempt(), request));
         return Optional.of(request);
@@ -114,7 +114,8 @@ public class JobLifecycle {
             // The requeue event wakes this job and its team at once; a separate release event could be taken by
             // a cycle of its own first and record the wrong trigger.
             OfferingKey key = releaseHeld(job, false);
-            history.append(job.requeue("launch refused on " + key.describe() + ": " + message, now));
+            history.append(job.requeue("launch refused on " + key.describe() + ": " + message, now),
+                    job.name());
             events.publishEvent(new RequeuedAfterRefusal(jobId, job.team()));
         });
     }
@@ -127,7 +128,8 @@ public class JobLifecycle {
                 return;
             }
             releaseHeld(job, true);
-            history.append(job.end(JobStatus.FAILED, StatusReason.PROVIDER_ERROR, message, clock.instant()));
+            history.append(job.end(JobStatus.FAILED, StatusReason.PROVIDER_ERROR, message, clock.instant()),
+                    job.name());
         });
     }
 
@@ -148,7 +150,7 @@ public class JobLifecycle {
             }
             if (status == ProviderJobStatus.RUNNING) {
                 if (job.status() == JobStatus.STARTING) {
-                    history.append(job.running(now, change.message()));
+                    history.append(job.running(now, change.message()), job.name());
                 }
                 return;
             }
@@ -158,7 +160,7 @@ public class JobLifecycle {
                 case FAILED -> job.end(JobStatus.FAILED, StatusReason.NONZERO_EXIT, change.message(), now);
                 default -> job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_USER, change.message(), now);
             };
-            history.append(end);
+            history.append(end, job.name());
         });
     }
 
@@ -168,10 +170,10 @@ public class JobLifecycle {
             Job job = jobs.findById(jobId).orElseThrow();
             Instant now = clock.instant();
             if (job.status() == JobStatus.PENDING) {
-                history.append(job.end(JobStatus.STOPPED, reason, message, now));
+                history.append(job.end(JobStatus.STOPPED, reason, message, now), job.name());
                 events.publishEvent(new JobLeftQueue(jobId, job.team()));
             } else if (job.status() == JobStatus.STARTING || job.status() == JobStatus.RUNNING) {
-                history.append(job.stopping(reason, message, now));
+                history.append(job.stopping(reason, message, now), job.name());
                 events.publishEvent(new StopRequested(job.providerJobName()));
             }
         });
@@ -186,7 +188,7 @@ public class JobLifecycle {
             }
             releaseHeld(job, true);
             history.append(job.end(JobStatus.FAILED, StatusReason.LOST_BY_PROVIDER,
-                    "the provider no longer knows attempt " + attempt, clock.instant()));
+                    "the provider no longer knows attempt " + attempt, clock.instant()), job.name());
         });
     }
 

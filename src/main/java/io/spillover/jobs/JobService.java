@@ -115,7 +115,7 @@ public class JobService {
                         request.clientToken(), new JobSpec(request.container(), request.local(), checked.requires()),
                         checked.profile(), now);
                 jobs.saveAndFlush(job);
-                history.append(job.submitted());
+                history.append(job.submitted(), job.name());
                 events.publishEvent(new JobSubmitted(job.id(), team));
                 return new Submitted(JobView.of(job, history.transitions(job.id())), true);
             }));
@@ -227,6 +227,14 @@ public class JobService {
                 : jobs.findByTeamAndStatus(team, status, pageable);
         return new JobPage(found.map(job -> JobView.of(job, null)).getContent(), page, size,
                 found.getTotalElements(), found.getTotalPages());
+    }
+
+    /** The teams' jobs that are waiting or on the provider, oldest first, for the dashboard. */
+    @Transactional(readOnly = true)
+    public List<JobView> live(java.util.Collection<String> teamNames) {
+        return jobs.findByTeamInAndStatusInOrderByCreatedAt(teamNames, List.of(JobStatus.PENDING,
+                JobStatus.STARTING, JobStatus.RUNNING, JobStatus.STOPPING)).stream()
+                .map(job -> JobView.of(job, null)).toList();
     }
 
     @Transactional(readOnly = true)

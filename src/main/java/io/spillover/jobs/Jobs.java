@@ -20,4 +20,7 @@ interface Jobs extends JpaRepository<Job, UUID> {
     Page<Job> findByTeamAndStatus(String team, JobStatus status, Pageable pageable);
 
     boolean existsByTeamAndName(String team, String name);
+
+    java.util.List<Job> findByTeamInAndStatusInOrderByCreatedAt(java.util.Collection<String> teams,
+                                                                java.util.Collection<JobStatus> statuses);
 }

@@ -50,7 +50,7 @@ class AccessInterceptor implements HandlerInterceptor {
         }
         Caller caller = callers.current().orElseThrow(() -> new ForbiddenException("not signed in"));
         try {
-            check(access.value(), caller, team(request));
+            AccessRules.check(access.value(), caller, team(request));
         } catch (ForbiddenException | NotFoundException refused) {
             if (audited(access.value(), request)) {
                 record(request, caller.name(), refused instanceof NotFoundException ? "404" : "403");
@@ -66,28 +66,6 @@ class AccessInterceptor implements HandlerInterceptor {
         if (handler instanceof HandlerMethod method && method.getMethodAnnotation(Access.class) != null
                 && audited(method.getMethodAnnotation(Access.class).value(), request)) {
             record(request, callers.name(), Integer.toString(response.getStatus()));
-        }
-    }
-
-    static void check(Access.Level level, Caller caller, String team) {
-        switch (level) {
-            case AUTHENTICATED -> { }
-            case PLATFORM_ADMIN -> {
-                if (!caller.platformAdmin()) {
-                    throw new ForbiddenException("only platform admins may do this");
-                }
-            }
-            case MEMBER, TEAM_ADMIN -> {
-                if (team == null) {
-                    throw new IllegalStateException("a team-scoped operation needs a {team} path variable");
-                }
-                if (!caller.sees(team)) {
-                    throw new NotFoundException("no team " + team);
-                }
-                if (level == Access.Level.TEAM_ADMIN && !caller.has(team, TeamRole.TEAM_ADMIN)) {
-                    throw new ForbiddenException("only team admins of " + team + " may do this");
-                }
-            }
         }
     }
 

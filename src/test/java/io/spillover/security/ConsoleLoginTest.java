@@ -26,11 +26,12 @@ class ConsoleLoginTest extends ApiTest {
 
     private HttpClient browser;
     private String username;
+    private String team;
 
     @BeforeEach
     void aPersonInATeam() {
         browser = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).cookieHandler(new CookieManager()).build();
-        String team = team(Map.of());
+        team = team(Map.of());
         username = "person-" + team;
         expect(api.put("/api/v1/admin/users/" + username, Map.of("displayName", "A Person", "password", PASSWORD)), 201);
         expect(api.put("/api/v1/admin/users/" + username + "/memberships/" + team, Map.of("role", "MEMBER")), 200);
@@ -45,7 +46,7 @@ class ConsoleLoginTest extends ApiTest {
         assertThat(signedIn.statusCode()).isEqualTo(302);
         HttpResponse<String> home = get("/");
         assertThat(home.statusCode()).isEqualTo(200);
-        assertThat(home.body()).contains("Signed in as " + username).contains("(MEMBER)");
+        assertThat(home.body()).contains("<span class=\"who\">" + username + "</span>").contains("/teams/" + team + "/jobs");
 
         HttpResponse<String> signedOut = post("/logout", Map.of("_csrf", csrf("/")));
         assertThat(signedOut.statusCode()).isEqualTo(302);

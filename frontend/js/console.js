@@ -1,0 +1,65 @@
+// The console's only hand-written script: the preference editor's add, remove and reorder, and showing
+// the right count fields. Everything else is server-rendered and refreshed by htmx.
+const MAX_ENTRIES = 5;
+
+function renumber(list) {
+  list.querySelectorAll('[data-entry]').forEach((row, index) => {
+    row.querySelectorAll('[data-name]').forEach((input) => {
+      input.name = `entries[${index}].${input.dataset.name}`;
+      const kind = input.dataset.name === 'instanceType' ? 'type' : input.dataset.name === 'instanceCount' ? 'count' : 'plan';
+      input.id = `entry-${kind}-${index}`;
+      const label = row.querySelector(`label[for^="entry-${kind}-"]`);
+      if (label) label.htmlFor = input.id;
+      if (input.hasAttribute('hx-target')) input.setAttribute('hx-target', `#hint-${index}`);
+    });
+    const hint = row.querySelector('.hint');
+    if (hint) hint.id = `hint-${index}`;
+  });
+  const add = list.parentElement.querySelector('[data-add]');
+  if (add) add.disabled = list.querySelectorAll('[data-entry]').length >= MAX_ENTRIES;
+}
+
+function showCounts(form) {
+  const uniform = form.querySelector('[data-uniform]');
+  if (!uniform) return;
+  form.classList.toggle('uniform', uniform.checked);
+}
+
+function wire(editor) {
+  const list = editor.querySelector('[data-entries]');
+  editor.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    if (!button) return;
+    const row = button.closest('[data-entry]');
+    if (button.hasAttribute('data-add')) {
+      const rows = list.querySelectorAll('[data-entry]');
+      if (rows.length >= MAX_ENTRIES) return;
+      const copy = rows[rows.length - 1].cloneNode(true);
+      copy.querySelectorAll('input').forEach((input) => { input.value = ''; });
+      copy.querySelectorAll('select').forEach((select) => { select.selectedIndex = 0; });
+      copy.querySelectorAll('.error, .hint').forEach((p) => { p.textContent = ''; });
+      list.appendChild(copy);
+      renumber(list);
+      if (window.htmx) window.htmx.process(copy);
+      copy.querySelector('input').focus();
+    } else if (button.hasAttribute('data-remove') && list.querySelectorAll('[data-entry]').length > 1) {
+      row.remove();
+      renumber(list);
+    } else if (button.hasAttribute('data-up') && row.previousElementSibling) {
+      list.insertBefore(row, row.previousElementSibling);
+      renumber(list);
+      button.focus();
+    } else if (button.hasAttribute('data-down') && row.nextElementSibling) {
+      list.insertBefore(row.nextElementSibling, row);
+      renumber(list);
+      button.focus();
+    }
+  });
+  const form = editor.closest('form');
+  form.addEventListener('change', () => showCounts(form));
+  showCounts(form);
+  renumber(list);
+}
+
+document.querySelectorAll('.editor').forEach(wire);
+

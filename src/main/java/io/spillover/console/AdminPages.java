@@ -1,0 +1,176 @@
+package io.spillover.console;
+
+import io.spillover.capacity.CapacityService;
+import io.spillover.plans.PlanService;
+import io.spillover.plans.TrainingPlanDefinition;
+import io.spillover.security.TeamRole;
+import io.spillover.security.UserDefinition;
+import io.spillover.security.UserService;
+import io.spillover.system.Access;
+import io.spillover.system.ConflictException;
+import io.spillover.system.InvalidRequestException;
+import io.spillover.system.NotFoundException;
+import io.spillover.tenancy.Queueing;
+import io.spillover.tenancy.QuotaDefinition;
+import io.spillover.tenancy.TeamDefinition;
+import io.spillover.tenancy.TeamService;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/** Platform admin pages: teams and quotas, people, training plans, the fleet. */
+@Controller
+class AdminPages {
+
+    private final ConsoleAccess access;
+    private final TeamService teams;
+    private final UserService users;
+    private final PlanService plans;
+    private final CapacityService capacity;
+
+    AdminPages(ConsoleAccess access, TeamService teams, UserService users, PlanService plans,
+               CapacityService capacity) {
+        this.access = access;
+        this.teams = teams;
+        this.users = users;
+        this.plans = plans;
+        this.capacity = capacity;
+    }
+
+    @GetMapping("/admin/teams")
+    String teams(Model model) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        model.addAttribute("teams", teams.list());
+        model.addAttribute("queueings", Queueing.values());
+        return "admin/teams";
+    }
+
+    /** Creates or changes a team and sets its quotas: one {@code type=count} per line. */
+    @PostMapping("/admin/teams")
+    String saveTeam(@RequestParam String name, @RequestParam String displayName, @RequestParam Queueing queueing,
+                    @RequestParam(defaultValue = "") String limits,
+                    @RequestParam(required = false) Integer maxAccelerators,
+                    @RequestParam(required = false) Integer maxConcurrentJobs, RedirectAttributes redirect) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        return attempt(redirect, "/admin/teams", () -> {
+            teams.put(name.trim(), new TeamDefinition(displayName, 1, queueing));
+            teams.setQuotas(name.trim(), new QuotaDefinition(parseLimits(limits), maxAccelerators, maxConcurrentJobs));
+            return "Saved team " + name;
+        });
+    }
+
+    @GetMapping("/admin/users")
+    String users(Model model) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        model.addAttribute("users", users.list());
+        model.addAttribute("teams", teams.list());
+        model.addAttribute("roles", TeamRole.values());
+        return "admin/users";
+    }
+
+    @PostMapping("/admin/users")
+    String saveUser(@RequestParam String username, @RequestParam String displayName,
+                    @RequestParam(required = false) String password,
+                    @RequestParam(defaultValue = "false") boolean platformAdmin, RedirectAttributes redirect) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        return attempt(redirect, "/admin/users", () -> {
+            users.put(username.trim(), new UserDefinition(displayName, JobForm.blankToNull(password), platformAdmin, false));
+            return "Saved " + username;
+        });
+    }
+
+    @PostMapping("/admin/users/{username}/memberships")
+    String join(@PathVariable String username, @RequestParam String team, @RequestParam TeamRole role,
+                RedirectAttributes redirect) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        return attempt(redirect, "/admin/users", () -> {
+            users.setMembership(username, team, role);
+            return username + " is " + role + " of " + team;
+        });
+    }
+
+    @GetMapping("/admin/plans")
+    String plans(Model model) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        model.addAttribute("plans", plans.list());
+        return "admin/plans";
+    }
+
+    @PostMapping("/admin/plans")
+    String savePlan(@RequestParam String name, @RequestParam String instanceType, @RequestParam Integer instanceCount,
+                    @RequestParam(required = false) String region, @RequestParam String startTime,
+                    @RequestParam String endTime, @RequestParam(defaultValue = "") String teamNames,
+                    RedirectAttributes redirect) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        return attempt(redirect, "/admin/plans", () -> {
+            plans.put(name.trim(), new TrainingPlanDefinition(null, null, instanceType.trim(), instanceCount,
+                    JobForm.blankToNull(region), instant("startTime", startTime), instant("endTime", endTime),
+                    Arrays.stream(teamNames.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList()));
+            return "Saved plan " + name;
+        });
+    }
+
+    @GetMapping("/admin/fleet")
+    String fleet(Model model) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        model.addAttribute("offerings", capacity.offerings());
+        return "admin/fleet";
+    }
+
+    @PostMapping("/admin/fleet")
+    String setCapacity(@RequestParam String region, @RequestParam String instanceType, @RequestParam Integer capacity,
+                       RedirectAttributes redirect) {
+        access.require(Access.Level.PLATFORM_ADMIN, null);
+        return attempt(redirect, "/admin/fleet", () -> {
+            this.capacity.setOnDemandCapacity(region, instanceType, capacity);
+            return instanceType + " in " + region + " now has " + capacity + " instance(s)";
+        });
+    }
+
+    /** Runs an admin change, flashing its outcome, and redirects back to the page it came from. */
+    private static String attempt(RedirectAttributes redirect, String page, java.util.function.Supplier<String> change) {
+        try {
+            redirect.addFlashAttribute("flash", change.get());
+        } catch (InvalidRequestException e) {
+            redirect.addFlashAttribute("flashError", String.join("; ", e.violations().stream()
+                    .map(v -> v.field() + ": " + v.message()).toList()));
+        } catch (NotFoundException | ConflictException e) {
+            redirect.addFlashAttribute("flashError", e.getMessage());
+        }
+        return "redirect:" + page;
+    }
+
+    static Map<String, Integer> parseLimits(String text) {
+        var limits = new LinkedHashMap<String, Integer>();
+        for (String line : text.split("\\R")) {
+            String trimmed = line.trim();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            String[] parts = trimmed.split("\\s*=\\s*");
+            try {
+                limits.put(parts[0], parts.length > 1 ? Integer.valueOf(parts[1]) : -1);
+            } catch (NumberFormatException e) {
+                limits.put(parts[0], -1);
+            }
+        }
+        return limits;
+    }
+
+    private static Instant instant(String field, String text) {
+        try {
+            return Instant.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            throw new InvalidRequestException(field, "must be an ISO-8601 instant such as 2026-12-02T10:00:00Z");
+        }
+    }
+}

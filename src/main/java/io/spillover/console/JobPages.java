@@ -1,0 +1,151 @@
+package io.spillover.console;
+
+import io.spillover.catalog.Catalog;
+import io.spillover.catalog.Equivalents;
+import io.spillover.catalog.InstanceType;
+import io.spillover.jobs.JobService;
+import io.spillover.jobs.JobStatus;
+import io.spillover.placement.Violation;
+import io.spillover.plans.PlanService;
+import io.spillover.profiles.ProfileService;
+import io.spillover.system.Access;
+import io.spillover.system.InvalidRequestException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/** A team's jobs in the console: list, submit (with explain), the job's page, stop. */
+@Controller
+class JobPages {
+
+    private final ConsoleAccess access;
+    private final JobService jobs;
+    private final ProfileService profiles;
+    private final PlanService plans;
+    private final Catalog catalog;
+    private final Equivalents equivalents;
+
+    JobPages(ConsoleAccess access, JobService jobs, ProfileService profiles, PlanService plans, Catalog catalog,
+             Equivalents equivalents) {
+        this.access = access;
+        this.jobs = jobs;
+        this.profiles = profiles;
+        this.plans = plans;
+        this.catalog = catalog;
+        this.equivalents = equivalents;
+    }
+
+    @GetMapping("/teams/{team}/jobs")
+    String list(@PathVariable String team, @RequestParam(required = false) JobStatus status,
+                @RequestParam(defaultValue = "0") int page, Model model) {
+        access.require(Access.Level.MEMBER, team);
+        model.addAttribute("team", team);
+        model.addAttribute("status", status);
+        model.addAttribute("statuses", JobStatus.values());
+        model.addAttribute("page", jobs.list(team, status, page, 25));
+        return "jobs/list";
+    }
+
+    @GetMapping("/teams/{team}/jobs/new")
+    String form(@PathVariable String team, Model model) {
+        access.require(Access.Level.MEMBER, team);
+        return form(team, new JobForm(), Map.of(), model);
+    }
+
+    @PostMapping("/teams/{team}/jobs")
+    String submit(@PathVariable String team, @ModelAttribute JobForm form, Model model,
+                  RedirectAttributes redirect) {
+        access.require(Access.Level.MEMBER, team);
+        try {
+            var submitted = jobs.submit(team, form.toRequest());
+            redirect.addFlashAttribute("flash", "Submitted " + submitted.job().name());
+            return "redirect:/teams/" + team + "/jobs/" + submitted.job().name();
+        } catch (InvalidRequestException e) {
+            model.addAttribute("flashError", "The job was not submitted: fix the fields marked below.");
+            return form(team, form, byField(e.violations()), model);
+        }
+    }
+
+    /** Where the form's job would go now, and why not elsewhere: a fragment for the form's Explain button. */
+    @PostMapping("/teams/{team}/jobs/explain")
+    String explain(@PathVariable String team, @ModelAttribute JobForm form, Model model) {
+        access.require(Access.Level.MEMBER, team);
+        try {
+            model.addAttribute("explained", jobs.explain(team, form.toRequest()));
+        } catch (InvalidRequestException e) {
+            model.addAttribute("violations", e.violations());
+        }
+        return "jobs/explain :: result";
+    }
+
+    /** Equivalent counts for one row of the preference editor. */
+    @GetMapping("/teams/{team}/jobs/equivalents")
+    String equivalents(@PathVariable String team, @RequestParam(required = false) String instanceType,
+                       @RequestParam(required = false) Integer instanceCount, Model model) {
+        access.require(Access.Level.MEMBER, team);
+        List<Equivalents.Suggestion> suggestions = catalog.find(instanceType)
+                .filter(type -> type.acceleratorCount() > 0)
+                .map(type -> equivalents.of(type, instanceCount == null || instanceCount < 1 ? 1 : instanceCount,
+                        Equivalents.Basis.ACCELERATORS, null))
+                .orElse(List.of());
+        model.addAttribute("suggestions", suggestions.stream().limit(3).toList());
+        return "jobs/explain :: equivalents";
+    }
+
+    @GetMapping("/teams/{team}/jobs/{job}")
+    String show(@PathVariable String team, @PathVariable String job, Model model) {
+        access.require(Access.Level.MEMBER, team);
+        model.addAllAttributes(jobModel(team, job));
+        return "jobs/show";
+    }
+
+    /** The part of the job's page that live updates redraw. */
+    @GetMapping("/teams/{team}/jobs/{job}/panel")
+    String panel(@PathVariable String team, @PathVariable String job, Model model) {
+        access.require(Access.Level.MEMBER, team);
+        model.addAllAttributes(jobModel(team, job));
+        return "jobs/show :: panel";
+    }
+
+    @PostMapping("/teams/{team}/jobs/{job}/stop")
+    String stop(@PathVariable String team, @PathVariable String job, RedirectAttributes redirect) {
+        access.require(Access.Level.MEMBER, team);
+        jobs.stop(team, job);
+        redirect.addFlashAttribute("flash", "Asked to stop " + job);
+        return "redirect:/teams/" + team + "/jobs/" + job;
+    }
+
+    private Map<String, Object> jobModel(String team, String job) {
+        var model = new LinkedHashMap<String, Object>();
+        model.put("team", team);
+        model.put("job", jobs.describe(team, job));
+        model.put("evaluations", jobs.evaluations(team, job, 50));
+        model.put("logs", jobs.logs(team, job));
+        return model;
+    }
+
+    private String form(String team, JobForm form, Map<String, String> errors, Model model) {
+        model.addAttribute("team", team);
+        model.addAttribute("form", form);
+        model.addAttribute("errors", errors);
+        model.addAttribute("types", catalog.all().stream().map(InstanceType::name).toList());
+        model.addAttribute("profiles", profiles.list(team));
+        model.addAttribute("plans", plans.visibleTo(team));
+        return "jobs/form";
+    }
+
+    /** Violations by field, several for one field joined, so each input shows its own. */
+    static Map<String, String> byField(List<Violation> violations) {
+        var errors = new LinkedHashMap<String, String>();
+        violations.forEach(v -> errors.merge(v.field(), v.message(), (a, b) -> a + "; " + b));
+        return errors;
+    }
+}

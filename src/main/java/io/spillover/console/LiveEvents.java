@@ -1,0 +1,88 @@
+package io.spillover.console;
+
+import io.spillover.jobs.JobTransitioned;
+import io.spillover.security.Caller;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Controller;
+import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * Server-sent events for open console pages: each job transition, once committed, goes to the people who
+ * may see the job's team. Pages redraw the parts it concerns (htmx), so they update without a reload.
+ */
+@Controller
+class LiveEvents implements SmartLifecycle {
+
+    /** Streams end after this; the page's event source reconnects by itself. */
+    static final long TIMEOUT_MILLIS = 5 * 60 * 1000L;
+
+    private final ConsoleAccess access;
+    private final Map<SseEmitter, Caller> open = new ConcurrentHashMap<>();
+    private volatile boolean running;
+
+    LiveEvents(ConsoleAccess access) {
+        this.access = access;
+    }
+
+    /**
+     * Opens a stream. Its first event ({@code watch}, or {@code job-changed}) makes the page redraw once, so a
+     * change made while the page loaded, before the stream opened, is not missed.
+     */
+    @GetMapping("/events")
+    SseEmitter subscribe(@RequestParam(required = false) String watch) throws IOException {
+        Caller caller = access.caller();
+        var emitter = new SseEmitter(TIMEOUT_MILLIS);
+        if (!running) {
+            emitter.complete();
+            return emitter;
+        }
+        open.put(emitter, caller);
+        emitter.onCompletion(() -> open.remove(emitter));
+        emitter.onTimeout(() -> open.remove(emitter));
+        emitter.onError(e -> open.remove(emitter));
+        String first = watch != null && watch.matches("job-[a-z0-9-]+-[A-Za-z0-9-]+") ? watch : "job-changed";
+        emitter.send(SseEmitter.event().name(first).data("connected"));
+        return emitter;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /** Ends open streams before the web server's graceful shutdown, which would otherwise wait for them. */
+    @Override
+    public void stop() {
+        running = false;
+        open.keySet().forEach(SseEmitter::complete);
+        open.clear();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Sends {@code job-changed} to everyone watching, and {@code job-<name>} for the pages of that job. */
+    @TransactionalEventListener(fallbackExecution = true)
+    void on(JobTransitioned event) {
+        open.forEach((emitter, caller) -> {
+            if (!caller.sees(event.team())) {
+                return;
+            }
+            try {
+                emitter.send(SseEmitter.event().name("job-changed").data(event.team() + "/" + event.job()));
+                emitter.send(SseEmitter.event().name("job-" + event.team() + "-" + event.job())
+                        .data(event.status().name()));
+            } catch (IOException | IllegalStateException gone) {
+                open.remove(emitter);
+            }
+        });
+    }
+}

@@ -1,0 +1,212 @@
+package io.spillover.console;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.AriaRole;
+import io.spillover.support.ApiTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console in a real Chromium: sign in, submit through the preference editor, watch a pending job start
+ * live, see inline errors, stop a job, and keep members out of admin pages. Screenshots of the dashboard
+ * and a job page land in {@code target/screenshots/}.
+ */
+class ConsoleBrowserTest extends ApiTest {
+
+    static final String P5 = "ml.p5.48xlarge";
+    static final String P4D = "ml.p4d.24xlarge";
+    static final String G6E = "ml.g6e.48xlarge";
+    static final String PASSWORD = "browser-test-password";
+    static final Path SCREENSHOTS = Paths.get("target", "screenshots");
+    static final LocatorAssertions.HasTextOptions SOON = new LocatorAssertions.HasTextOptions().setTimeout(10_000);
+
+    private static Playwright playwright;
+    private static Browser browser;
+    private BrowserContext context;
+    private Page page;
+    private String team;
+    private String member;
+
+    @BeforeAll
+    static void launchChromium() {
+        playwright = Playwright.create();
+        var options = new BrowserType.LaunchOptions().setHeadless(true).setArgs(List.of("--no-sandbox",
+                "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run"));
+        Path system = Paths.get("/usr/bin/chromium");
+        if (Files.isExecutable(system)) {
+            options.setExecutablePath(system);
+        }
+        browser = playwright.chromium().launch(options);
+    }
+
+    @AfterAll
+    static void closeChromium() {
+        browser.close();
+        playwright.close();
+    }
+
+    @BeforeEach
+    void aSignedInMember() {
+        capacity(P5, 1);
+        capacity(P4D, 4);
+        capacity(G6E, 4);
+        team = team(Map.of(P5, 2, P4D, 4, G6E, 4));
+        member = "member-" + team;
+        expect(api.put("/api/v1/admin/users/" + member, Map.of("displayName", "Member", "password", PASSWORD)), 201);
+        expect(api.put("/api/v1/admin/users/" + member + "/memberships/" + team, Map.of("role", "TEAM_ADMIN")), 200);
+        context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 900));
+        page = context.newPage();
+        signIn(member);
+    }
+
+    @AfterEach
+    void closePage() {
+        context.close();
+    }
+
+    @Test
+    void submitsAThreeEntryListAndSeesItPlacedOnTheSecondEntry() {
+        page.navigate(url("/teams/" + team + "/jobs/new"));
+        page.fill("#name", "from-browser");
+        fillEntry(0, P5, "2");
+        page.click("[data-add]");
+        fillEntry(1, P4D, "4");
+        page.click("[data-add]");
+        fillEntry(2, G6E, "4");
+        page.click("summary");
+        page.fill("#runtime", "3600");
+
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Explain")).click();
+        assertThat(page.locator("#explain")).containsText("Would start now on entry 1", new LocatorAssertions.ContainsTextOptions().setTimeout(10_000));
+        page.click("button.primary");
+
+        assertThat(page.locator("#selection")).hasText("entry 1: 4 × " + P4D + " in us-east-1 (on-demand)", SOON);
+        assertThat(page.locator("#job-panel .status")).hasText("RUNNING", SOON);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("job.png")).setFullPage(true));
+    }
+
+    @Test
+    void aPendingJobFlipsToStartingLiveWhenCapacityFrees() {
+        submit(team, job("holder", entry(P4D, 4)));
+        awaitStatus(team, "holder", "RUNNING");
+        submit(team, job("waiting", entry(P4D, 4)));
+        page.navigate(url("/teams/" + team + "/jobs/waiting"));
+        assertThat(page.locator("#job-panel .status")).hasText("PENDING");
+
+        expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
+
+        assertThat(page.locator("#job-panel .status")).hasText(java.util.regex.Pattern.compile("STARTING|RUNNING"), SOON);
+        page.navigate(url("/"));
+        assertThat(page.locator("#running")).containsText("waiting");
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("dashboard.png")).setFullPage(true));
+    }
+
+    @Test
+    void showsValidationErrorsInlineAndStoresNothing() {
+        page.navigate(url("/teams/" + team + "/jobs/new"));
+        page.fill("#name", "too-big");
+        fillEntry(0, P5, "2");
+        page.click("[data-add]");
+        fillEntry(1, P4D, "8");
+        page.click("button.primary");
+
+        Locator error = page.locator("#preferences .entry").nth(1).locator(".error");
+        assertThat(error).containsText("team quota for " + P4D + " allows 4 instances, not 8");
+        assertThat(page.locator("#entry-count-1")).hasValue("8");
+        assertThat(api.get("/api/v1/teams/" + team + "/jobs").json().get("totalItems").asInt()).isZero();
+    }
+
+    @Test
+    void stopsAJobFromItsPage() {
+        submit(team, job("to-stop", entry(G6E, 1)));
+        awaitStatus(team, "to-stop", "RUNNING");
+        page.navigate(url("/teams/" + team + "/jobs/to-stop"));
+
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Stop")).click();
+
+        assertThat(page.locator("#job-panel .status")).hasText("STOPPED", SOON);
+        assertThat(page.locator("#status-message")).containsText("STOPPED_BY_USER");
+    }
+
+    @Test
+    void aMemberCannotReachAdminPagesOrAnotherTeam() {
+        String other = team(Map.of());
+
+        page.navigate(url("/admin/teams"));
+        assertThat(page.locator("h1")).hasText("Not allowed");
+        assertThat(page.locator("nav[aria-label=Main]")).not().containsText("Admin");
+        var response = page.navigate(url("/teams/" + other + "/jobs"));
+        assertThat(response.status()).isEqualTo(404);
+    }
+
+    @Test
+    void everyPageRenders() {
+        submit(team, job("shown", entry(G6E, 1)));
+        expect(api.put("/api/v1/admin/users/" + member, Map.of("displayName", "Member", "platformAdmin", true)), 200);
+        for (String path : List.of("/", "/teams/" + team + "/jobs", "/teams/" + team + "/jobs?status=RUNNING",
+                "/teams/" + team + "/jobs/new", "/teams/" + team + "/jobs/shown", "/teams/" + team + "/profiles",
+                "/teams/" + team + "/plans", "/teams/" + team + "/tokens", "/admin/teams", "/admin/users",
+                "/admin/plans", "/admin/fleet")) {
+            var response = page.navigate(url(path));
+            assertThat(response.status()).as(path).isEqualTo(200);
+            assertThat(page.locator("h1").first()).not().hasText("Whitelabel Error Page");
+        }
+    }
+
+    @Test
+    void aTeamAdminCreatesATokenAndSeesItsSecretOnce() {
+        page.navigate(url("/teams/" + team + "/tokens"));
+        page.fill("#tname", "ci");
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Create token")).click();
+
+        String secret = page.locator("#secret").textContent();
+        assertThat(secret).startsWith("spl_");
+        assertThat(api.as(secret).get("/api/v1/teams/" + team + "/jobs").status()).isEqualTo(200);
+        page.reload();
+        assertThat(page.locator("#secret")).hasCount(0);
+    }
+
+    @Test
+    void signsOut() {
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Sign out")).click();
+
+        assertThat(page.locator("[role=status]")).hasText("You have signed out.");
+        page.navigate(url("/"));
+        assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/login$"));
+    }
+
+    private void fillEntry(int index, String type, String count) {
+        page.fill("#entry-type-" + index, type);
+        page.fill("#entry-count-" + index, count);
+    }
+
+    private void signIn(String username) {
+        page.navigate(url("/login"));
+        page.fill("#username", username);
+        page.fill("#password", PASSWORD);
+        page.click("button[type=submit]");
+        assertThat(page.locator("h1")).hasText("Dashboard");
+    }
+
+    private String url(String path) {
+        return "http://localhost:" + port() + path;
+    }
+}
