@@ -63,7 +63,7 @@ public class JobForm {
                 fromProfile || !uniformCount ? null : instanceCount, maxPendingTimeInSeconds, maxRuntimeInSeconds,
                 priority, null, requiresEfa ? new Requirements(true, null, null, null, null) : null,
                 words.isEmpty() ? null : new ContainerSpec(null, words, null),
-                runtimeSeconds == null ? null : new LocalSettings(runtimeSeconds, null));
+                runtimeSeconds == null ? null : new LocalSettings(runtimeSeconds, null), null);
     }
 
     static String blankToNull(String value) {

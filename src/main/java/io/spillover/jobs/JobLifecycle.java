@@ -16,6 +16,7 @@ import io.spillover.placement.OfferingKey;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
+import io.spillover.providers.Refusal;
 import io.spillover.tenancy.TeamUsage;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -103,21 +104,36 @@ public class JobLifecycle {
     }
 
     /** The provider refused the launch for capacity: mark the offering, give back capacity, queue again. */
-    public void launchRefused(UUID jobId, int attempt, String message, Duration unavailableFor) {
+    public void launchRefused(UUID jobId, int attempt, String message, Refusal refusal, Duration unavailableFor) {
         inTransaction(() -> {
             Job job = jobs.findById(jobId).orElseThrow();
-            if (job.attempt() != attempt || job.status() != JobStatus.STARTING) {
-                return;
+            if (job.attempt() == attempt) {
+                requeueAfterRefusal(job, "launch refused on ", message, refusal, unavailableFor);
             }
-            Instant now = clock.instant();
-            offerings.markUnavailable(job.offeringId(), now.plus(unavailableFor), "an insufficient-capacity error");
-            // The requeue event wakes this job and its team at once; a separate release event could be taken by
-            // a cycle of its own first and record the wrong trigger.
-            OfferingKey key = releaseHeld(job, false);
-            history.append(job.requeue("launch refused on " + key.describe() + ": " + message, now),
-                    job.name());
-            events.publishEvent(new RequeuedAfterRefusal(jobId, job.team()));
         });
+    }
+
+    /**
+     * The provider took the attempt but then could not run it for capacity: handled as a refused launch, so
+     * the job falls through to its next entry as a new attempt. Reports on an old attempt are ignored.
+     */
+    public void refusedByProvider(String providerJobName, String message, Refusal refusal, Duration unavailableFor) {
+        inTransaction(() -> jobs.findByProviderJobName(providerJobName).ifPresent(job ->
+                requeueAfterRefusal(job, "capacity refused after launch on ", message, refusal, unavailableFor)));
+    }
+
+    private void requeueAfterRefusal(Job job, String what, String message, Refusal refusal, Duration unavailableFor) {
+        // Only an attempt still starting: one running or being stopped ends through the provider's reports.
+        if (job.status() != JobStatus.STARTING) {
+            return;
+        }
+        Instant now = clock.instant();
+        offerings.markUnavailable(job.offeringId(), now.plus(unavailableFor), refusal.cause());
+        // The requeue event wakes this job and its team at once; a separate release event could be taken by
+        // a cycle of its own first and record the wrong trigger.
+        OfferingKey key = releaseHeld(job, false);
+        history.append(job.requeue(what + key.describe() + ": " + message, now), job.name());
+        events.publishEvent(new RequeuedAfterRefusal(job.id(), job.team()));
     }
 
     /** The provider refused the launch for good: the job fails with its message. */
@@ -257,11 +273,12 @@ public class JobLifecycle {
                 .map(job -> new LaunchReady(jobId, job.attempt(), launchRequest(job)));
     }
 
-    private static LaunchRequest launchRequest(Job job) {
+    private LaunchRequest launchRequest(Job job) {
         var entry = job.preferences().get(job.selectedIndex());
+        String planArn = entry.trainingPlan() == null ? null : plans.arn(entry.trainingPlan()).orElse(null);
         return new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(), entry.instanceType(),
-                entry.instanceCount(), entry.region(), entry.trainingPlan(), job.spec().container(),
-                job.spec().local(), job.maxRuntimeSeconds());
+                entry.instanceCount(), entry.region(), entry.trainingPlan(), planArn, job.spec().container(),
+                job.spec().local(), job.spec().sagemaker(), job.maxRuntimeSeconds());
     }
 
     /**

@@ -5,6 +5,7 @@ import io.spillover.placement.RequestedEntry;
 import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
 import io.spillover.providers.LocalSettings;
+import io.spillover.providers.SageMakerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -35,7 +36,8 @@ public record JobRequest(
         String clientToken,
         Requirements requires,
         @Valid ContainerSpec container,
-        @Valid LocalSettings local) {
+        @Valid LocalSettings local,
+        @Valid SageMakerSettings sagemaker) {
 
     /** One entry as written: {@code region} defaults to the provider's, {@code instanceCount} to the job's. */
     public record Entry(String instanceType, Integer instanceCount, String trainingPlan, String region) {

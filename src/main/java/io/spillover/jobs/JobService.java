@@ -112,7 +112,8 @@ public class JobService {
                         checked.instanceCount(), checked.maxPending(),
                         PendingClock.startsAt(checked.preferences(), checked.plans(), now),
                         request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
-                        request.clientToken(), new JobSpec(request.container(), request.local(), checked.requires()),
+                        request.clientToken(), new JobSpec(request.container(), request.local(), request.sagemaker(),
+                                checked.requires()),
                         checked.profile(), now);
                 jobs.saveAndFlush(job);
                 history.append(job.submitted(), job.name());

@@ -6,6 +6,7 @@ import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
 import io.spillover.providers.LocalSettings;
+import io.spillover.providers.SageMakerSettings;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -16,6 +17,7 @@ public record JobView(UUID id, String team, String name, JobKind kind, JobStatus
                       Integer instanceCount,
                       Selection selection, long maxPendingTimeInSeconds, Long maxRuntimeInSeconds, int priority,
                       String clientToken, Requirements requires, ContainerSpec container, LocalSettings local,
+                      SageMakerSettings sagemaker,
                       int attempt,
                       Instant createdAt, Instant startedAt, Instant endedAt, Instant pendingDeadline,
                       @JsonInclude(JsonInclude.Include.NON_NULL) List<TransitionView> transitions) {
@@ -30,7 +32,7 @@ public record JobView(UUID id, String team, String name, JobKind kind, JobStatus
         return new JobView(job.id(), job.team(), job.name(), job.kind(), job.status(), job.statusReason(),
                 job.statusMessage(), job.profile(), job.preferences().entries(), job.instanceCount(), selection,
                 job.maxPendingSeconds(), job.maxRuntimeSeconds(), job.priority(), job.clientToken(),
-                job.spec().requires(), job.spec().container(), job.spec().local(), job.attempt(), job.createdAt(),
+                job.spec().requires(), job.spec().container(), job.spec().local(), job.spec().sagemaker(), job.attempt(), job.createdAt(),
                 job.startedAt(),
                 job.endedAt(), job.status() == JobStatus.PENDING ? job.pendingDeadline() : null, transitions);
     }

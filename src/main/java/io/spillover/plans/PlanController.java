@@ -16,9 +16,21 @@ import org.springframework.web.bind.annotation.RestController;
 class PlanController {
 
     private final PlanService plans;
+    private final PlanSync sync;
 
-    PlanController(PlanService plans) {
+    PlanController(PlanService plans, PlanSync sync) {
         this.plans = plans;
+        this.sync = sync;
+    }
+
+    /**
+     * Brings plans in step with the provider now, instead of at the next scheduled sync; 503 when the provider
+     * cannot be reached. Under a provider whose plans follow their window it does nothing.
+     */
+    @PostMapping("/api/v1/admin/training-plans/sync")
+    @Access(Access.Level.PLATFORM_ADMIN)
+    PlanSync.Result sync() {
+        return sync.sync();
     }
 
     @PostMapping("/api/v1/admin/training-plans")

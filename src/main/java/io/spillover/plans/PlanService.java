@@ -29,7 +29,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Registers and changes training plans, keeps their offerings' totals, and moves their status with their
- * window: SCHEDULED before {@code startTime}, ACTIVE in it, EXPIRED after {@code endTime}.
+ * window: SCHEDULED before {@code startTime}, ACTIVE in it, EXPIRED after {@code endTime} — unless the provider
+ * reports plans itself ({@link PlanSync}).
  */
 @Service
 public class PlanService implements PlanDirectory {
@@ -104,6 +105,10 @@ public class PlanService implements PlanDirectory {
             violations.add(new Violation("region", "region " + region + " is not served by the " + provider.name()
                     + " provider"));
         }
+        if (!provider.plansFollowTheirWindow() && (definition.arn() == null || definition.arn().isBlank())) {
+            violations.add(new Violation("arn", "the " + provider.name() + " provider needs the plan's ARN"
+                    + " to launch on it and to follow its status"));
+        }
         if (definition.startTime() != null && definition.endTime() != null
                 && !definition.endTime().isAfter(definition.startTime())) {
             violations.add(new Violation("endTime", "must be after startTime"));
@@ -129,9 +134,12 @@ public class PlanService implements PlanDirectory {
             offerings.setTotal(old, 0);
         });
         Instant now = clock.instant();
-        PlanStatus status = before.map(TrainingPlans.StoredPlan::status)
-                .filter(s -> s == PlanStatus.PENDING || s == PlanStatus.FAILED)
-                .orElse(statusAt(definition.startTime(), definition.endTime(), now));
+        // Under a provider that knows its plans, a new plan waits PENDING for the next sync, which brings AWS's view.
+        PlanStatus status = provider.plansFollowTheirWindow()
+                ? before.map(TrainingPlans.StoredPlan::status)
+                        .filter(s -> s == PlanStatus.PENDING || s == PlanStatus.FAILED)
+                        .orElse(statusAt(definition.startTime(), definition.endTime(), now))
+                : before.map(TrainingPlans.StoredPlan::status).orElse(PlanStatus.PENDING);
         plans.save(new TrainingPlans.StoredPlan(name, definition.arn(), definition.instanceType(),
                 definition.instanceCount(), region, definition.startTime(), definition.endTime(), status,
                 definition.teams().stream().distinct().sorted().toList()), now);
@@ -147,10 +155,16 @@ public class PlanService implements PlanDirectory {
         return now.isBefore(end) ? PlanStatus.ACTIVE : PlanStatus.EXPIRED;
     }
 
-    /** Moves every plan whose window boundary has passed, publishing each move. */
+    /**
+     * Moves every plan whose window boundary has passed, publishing each move. Nothing moves when the provider
+     * reports plans' status itself: its word wins over the registered window.
+     */
     @Transactional
     public List<PlanChanged> advance(Instant now) {
         var moved = new ArrayList<PlanChanged>();
+        if (!provider.plansFollowTheirWindow()) {
+            return moved;
+        }
         for (TrainingPlans.StoredPlan plan : plans.all()) {
             if (plan.status() != PlanStatus.SCHEDULED && plan.status() != PlanStatus.ACTIVE) {
                 continue;
@@ -167,6 +181,9 @@ public class PlanService implements PlanDirectory {
 
     /** The next start or end of a plan's window after {@code now}, for the scheduler's timer. */
     public Optional<Instant> nextBoundary(Instant now) {
+        if (!provider.plansFollowTheirWindow()) {
+            return Optional.empty();
+        }
         return plans.all().stream()
                 .flatMap(p -> switch (p.status()) {
                     case SCHEDULED -> Stream.of(p.startTime(), p.endTime());
@@ -175,6 +192,11 @@ public class PlanService implements PlanDirectory {
                 })
                 .filter(t -> t.isAfter(now))
                 .min(Instant::compareTo);
+    }
+
+    @Override
+    public Optional<String> arn(String plan) {
+        return plans.find(plan).map(TrainingPlans.StoredPlan::arn);
     }
 
     @Override

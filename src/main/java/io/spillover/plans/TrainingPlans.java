@@ -77,6 +77,15 @@ class TrainingPlans {
                 .params(to.name(), Timestamp.from(now), name, from.name()).update() > 0;
     }
 
+    /** Takes the provider's view of a plan: its status, size and window. */
+    void sync(String name, PlanStatus status, int instanceCount, Instant start, Instant end, Instant now) {
+        jdbc.sql("UPDATE training_plans SET status = ?, instance_count = ?, start_time = ?, end_time = ?,"
+                        + " updated_at = ? WHERE name = ?")
+                .params(status.name(), instanceCount, Timestamp.from(start), Timestamp.from(end), Timestamp.from(now),
+                        name)
+                .update();
+    }
+
     private static StoredPlan row(ResultSet rs, Map<String, List<String>> teams) throws SQLException {
         String name = rs.getString("name");
         return new StoredPlan(name, rs.getString("arn"), rs.getString("instance_type"), rs.getInt("instance_count"),

@@ -1,5 +1,7 @@
 package io.spillover.providers;
 
+import java.util.Objects;
+
 /** What a provider answered to a launch. */
 public sealed interface LaunchOutcome {
 
@@ -7,8 +9,16 @@ public sealed interface LaunchOutcome {
     record Launched() implements LaunchOutcome {
     }
 
-    /** No capacity for this type now: the offering is marked unavailable and the job falls through. */
-    record InsufficientCapacity(String message) implements LaunchOutcome {
+    /** No capacity (or quota) for this type now: the offering is marked unavailable and the job falls through. */
+    record InsufficientCapacity(String message, Refusal refusal) implements LaunchOutcome {
+
+        public InsufficientCapacity {
+            Objects.requireNonNull(refusal, "refusal");
+        }
+
+        public InsufficientCapacity(String message) {
+            this(message, Refusal.INSUFFICIENT_CAPACITY);
+        }
     }
 
     /** Refused for another reason: the job fails with the provider's message. */

@@ -7,11 +7,14 @@ import java.util.Objects;
  * One attempt to start a job on the selected entry. {@code providerJobName} is derived from the job's id
  * and attempt, so launching the same attempt twice finds the first launch instead of making a second.
  *
- * @param trainingPlan the plan's name when the entry takes plan capacity, else null
+ * @param trainingPlan    the plan's name when the entry takes plan capacity, else null
+ * @param trainingPlanArn the plan's ARN as registered, when it has one (SageMaker needs it)
+ * @param sagemaker       the job's SageMaker settings, or null
  */
 public record LaunchRequest(String providerJobName, String team, String jobName, JobKind kind,
                             String instanceType, int instanceCount, String region, String trainingPlan,
-                            ContainerSpec container, LocalSettings local, Long maxRuntimeSeconds) {
+                            String trainingPlanArn, ContainerSpec container, LocalSettings local,
+                            SageMakerSettings sagemaker, Long maxRuntimeSeconds) {
 
     public LaunchRequest {
         Objects.requireNonNull(providerJobName, "providerJobName");

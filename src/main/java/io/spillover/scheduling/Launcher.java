@@ -6,6 +6,7 @@ import io.spillover.jobs.StopRequested;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.LaunchOutcome;
 import io.spillover.providers.LaunchRequest;
+import io.spillover.providers.ProviderJobRefused;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
 
@@ -70,14 +72,26 @@ class Launcher implements DisposableBean {
         on(new StopRequested(providerJobName));
     }
 
+    /** The provider took an attempt but could not run it for capacity: the job falls through, as for a refused launch. */
+    @EventListener
+    void on(ProviderJobRefused refused) {
+        lifecycle.refusedByProvider(refused.providerJobName(), refused.message(), refused.refusal(),
+                properties.unavailableTtl());
+    }
+
     private void launch(UUID jobId, int attempt, LaunchRequest request) {
         LaunchOutcome outcome = withRetries("launch " + request.providerJobName(), () -> provider.launch(request));
         if (outcome == null) {
-            outcome = new LaunchOutcome.Failed("the provider did not answer after " + ATTEMPTS + " tries");
+            // Unreachable, not refused: the job stays STARTING and every sweep launches it again (the provider finds
+            // it by name if a try got through), so an outage neither fails nor duplicates it.
+            log.warn("Launch of {} has no answer after {} tries; the next sweep tries again",
+                    request.providerJobName(), ATTEMPTS);
+            return;
         }
         try {
             if (outcome instanceof LaunchOutcome.InsufficientCapacity refused) {
-                lifecycle.launchRefused(jobId, attempt, refused.message(), properties.unavailableTtl());
+                lifecycle.launchRefused(jobId, attempt, refused.message(), refused.refusal(),
+                        properties.unavailableTtl());
             } else if (outcome instanceof LaunchOutcome.Failed failed) {
                 lifecycle.launchFailed(jobId, attempt, failed.message());
             }

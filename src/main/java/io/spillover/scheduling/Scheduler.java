@@ -129,8 +129,16 @@ class Scheduler implements SmartLifecycle {
      */
     private void reconcile() {
         var attempts = lifecycle.liveAttempts();
+        int unreachable = 0;
         for (JobLifecycle.LiveAttempt live : attempts) {
-            Optional<ProviderJobStatus> seen = provider.describe(live.providerJobName());
+            Optional<ProviderJobStatus> seen;
+            try {
+                seen = provider.describe(live.providerJobName());
+            } catch (RuntimeException e) {
+                // The provider is out of reach: the job stays as it is until a later sweep sees it.
+                unreachable++;
+                continue;
+            }
             if (seen.isEmpty()) {
                 if (live.status() == JobStatus.STARTING) {
                     launcher.relaunch(live.jobId(), live.attempt());
@@ -144,6 +152,10 @@ class Scheduler implements SmartLifecycle {
             if (live.status() == JobStatus.STOPPING && seen.filter(s -> !s.ended()).isPresent()) {
                 launcher.stopOnProvider(live.providerJobName());
             }
+        }
+        if (unreachable > 0) {
+            log.warn("Could not reach the {} provider for {} of {} live job(s); they stay as they are",
+                    provider.name(), unreachable, attempts.size());
         }
         log.debug("Reconciled {} job(s) on the {} provider", attempts.size(), provider.name());
     }

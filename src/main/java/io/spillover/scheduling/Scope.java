@@ -7,8 +7,8 @@ import java.util.UUID;
 
 /**
  * Which pending jobs a cycle should evaluate, and why: named jobs, a team's jobs, the jobs listing an
- * offering, or all of them. Events that arrive while a cycle runs merge into the next scope; the first
- * trigger seen for a job, team or offering is the one recorded.
+ * offering, or all of them. Events that arrive while a cycle runs merge into the next scope; the latest
+ * trigger for a named job, and the first for a team or offering, is the one recorded.
  */
 final class Scope {
 
@@ -45,7 +45,7 @@ final class Scope {
         if (all == null) {
             all = other.all;
         }
-        other.jobs.forEach(jobs::putIfAbsent);
+        other.jobs.forEach(jobs::put); // the latest event about a job explains its evaluation best
         other.teams.forEach(teams::putIfAbsent);
         other.offerings.forEach(offerings::putIfAbsent);
         return this;

@@ -53,6 +53,12 @@ class ApiErrors extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler
+    ResponseEntity<Object> providerUnavailable(ProviderUnavailableException e) {
+        log.warn("{}: {}", e.getMessage(), e.getCause() == null ? "" : e.getCause().getMessage());
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+    }
+
+    @ExceptionHandler
     ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException e) {
         String expected = e.getRequiredType() == null ? "another type" : describeType(e.getRequiredType());
         return ResponseEntity.badRequest().body(invalidProblem(

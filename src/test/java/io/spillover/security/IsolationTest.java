@@ -153,6 +153,7 @@ class IsolationTest extends ApiTest {
             created.put("name", "iso-" + System.nanoTime());
             return created;
         }));
+        samples.put("POST /api/v1/admin/training-plans/sync", fixed("/api/v1/admin/training-plans/sync", null));
         samples.put("GET /api/v1/admin/teams", fixed("/api/v1/admin/teams", null));
         samples.put("GET /api/v1/admin/teams/{team}", fixed("/api/v1/admin/teams/" + teamA, null));
         samples.put("PUT /api/v1/admin/teams/{team}", fixed("/api/v1/admin/teams/" + teamA,

@@ -1,0 +1,57 @@
+package io.spillover.providers.sagemaker;
+
+import io.spillover.catalog.Catalog;
+import io.spillover.plans.PlanSync;
+import java.time.Clock;
+import java.util.List;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The SageMaker provider's parts, made only with {@code spillover.provider=sagemaker}. Its configuration is
+ * checked first, every problem at once, so a bad start says what to fix.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "spillover.provider", havingValue = "sagemaker")
+class SageMakerConfiguration {
+
+    @Bean(destroyMethod = "close")
+    SageMakerClients sageMakerClients(SageMakerProperties properties, Catalog catalog) {
+        List<String> problems = properties.problems(catalog);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("The sagemaker provider is misconfigured:\n - "
+                    + String.join("\n - ", problems));
+        }
+        return new SageMakerClients(properties);
+    }
+
+    /** Named so that {@code /actuator/health} shows it as {@code sagemaker}. */
+    @Bean
+    SageMakerHealth sagemakerHealthIndicator(Clock clock) {
+        return new SageMakerHealth(clock);
+    }
+
+    @Bean
+    SageMakerApi sageMakerApi(SageMakerClients clients, SageMakerProperties properties, SageMakerHealth health) {
+        return new SageMakerApi(clients, new SageMakerRequests(properties), health);
+    }
+
+    @Bean
+    JobWatch sageMakerJobWatch(SageMakerApi api, ApplicationEventPublisher events, Clock clock,
+                               SageMakerProperties properties) {
+        return new JobWatch(api, events, clock, properties.capacityWait());
+    }
+
+    @Bean
+    SageMakerProvider sageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
+                                        ApplicationEventPublisher events) {
+        return new SageMakerProvider(properties, api, watch, events);
+    }
+
+    @Bean
+    SageMakerTimers sageMakerTimers(SageMakerProvider provider, PlanSync plans, SageMakerProperties properties) {
+        return new SageMakerTimers(provider, plans, properties);
+    }
+}

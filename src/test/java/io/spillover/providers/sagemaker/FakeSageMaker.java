@@ -1,0 +1,333 @@
+package io.spillover.providers.sagemaker;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * SageMaker's JSON 1.1 protocol on a local WireMock server, with just enough state to play jobs and plans
+ * through their lives: {@code POST /} with {@code X-Amz-Target: SageMaker.<Operation>}, bodies and errors
+ * shaped as the SageMaker API Reference documents them. Tests move jobs along, inject faults (throttling,
+ * 500s, lost answers, capacity errors) and read the requests from WireMock's journal.
+ */
+final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
+
+    static final JsonMapper JSON = JsonMapper.builder().build();
+    static final String CAPACITY_ERROR = "CapacityError: Unable to provision requested ML compute capacity."
+            + " Please retry using a different ML instance type.";
+
+    /** A job as SageMaker keeps it. */
+    static final class FakeJob {
+        final boolean training;
+        final JsonNode request;
+        String status = "InProgress";
+        String secondary = "Starting";
+        String failureReason;
+        String message = "Launching requested ML instances";
+        Instant created = Instant.now();
+        Instant modified = created;
+
+        FakeJob(boolean training, JsonNode request) {
+            this.training = training;
+            this.request = request;
+        }
+    }
+
+    /** What the next call of an operation gets instead of its answer. */
+    private record Injected(int status, String errorType, String message, boolean applyThenDrop) {
+    }
+
+    private final WireMockServer server;
+    private final Map<String, FakeJob> jobs = new ConcurrentHashMap<>();
+    private final Map<String, ObjectNode> plans = new ConcurrentHashMap<>();
+    private final Map<String, Deque<Injected>> injected = new ConcurrentHashMap<>();
+    private final Set<String> failWithCapacityError = ConcurrentHashMap.newKeySet();
+    private volatile boolean outage;
+
+    FakeSageMaker() {
+        server = new WireMockServer(WireMockConfiguration.options().dynamicPort().extensions(this));
+        server.start();
+        server.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200)));
+    }
+
+    String endpoint() {
+        return "http://localhost:" + server.port();
+    }
+
+    void reset() {
+        jobs.clear();
+        plans.clear();
+        injected.clear();
+        failWithCapacityError.clear();
+        outage = false;
+        server.resetRequests();
+    }
+
+    // --- what tests do -------------------------------------------------------------------------------------
+
+    /** The next call of {@code operation} answers this error (e.g. 400 ThrottlingException, 500 InternalFailure). */
+    void failNext(String operation, int status, String errorType, String message) {
+        injected.computeIfAbsent(operation, o -> new ArrayDeque<>()).add(new Injected(status, errorType, message, false));
+    }
+
+    /** The next call of {@code operation} takes effect, but its answer is lost (the connection is reset). */
+    void loseAnswerOfNext(String operation) {
+        injected.computeIfAbsent(operation, o -> new ArrayDeque<>()).add(new Injected(0, null, null, true));
+    }
+
+    /** Training jobs on this type fail as SageMaker fails them when it finds no instances. */
+    void noCapacityFor(String instanceType) {
+        failWithCapacityError.add(instanceType);
+    }
+
+    /** Every call answers 500 while true. */
+    void outage(boolean on) {
+        outage = on;
+    }
+
+    void move(String name, String status, String secondary, String message) {
+        FakeJob job = jobs.get(name);
+        synchronized (job) {
+            job.status = status;
+            job.secondary = secondary;
+            job.message = message;
+            if ("Failed".equals(status)) {
+                job.failureReason = message;
+            }
+            job.modified = later(job.modified);
+        }
+    }
+
+    void plan(String arn, String status, int total, int available, Instant start, Instant end) {
+        ObjectNode plan = JSON.createObjectNode();
+        plan.put("TrainingPlanArn", arn);
+        plan.put("TrainingPlanName", arn.substring(arn.lastIndexOf('/') + 1));
+        plan.put("Status", status);
+        plan.put("StatusMessage", "plan is " + status);
+        plan.put("StartTime", seconds(start));
+        plan.put("EndTime", seconds(end));
+        plan.put("TotalInstanceCount", total);
+        plan.put("AvailableInstanceCount", available);
+        plan.put("InUseInstanceCount", total - available);
+        plan.put("CurrencyCode", "USD");
+        plan.put("UpfrontFee", "1000");
+        plans.put(arn, plan);
+    }
+
+    FakeJob job(String name) {
+        return jobs.get(name);
+    }
+
+    /** The bodies of every call of {@code operation}, from WireMock's request journal. */
+    List<JsonNode> requests(String operation) {
+        return server.findAll(postRequestedFor(urlEqualTo("/")).withHeader("X-Amz-Target",
+                        equalTo("SageMaker." + operation)))
+                .stream().map(r -> JSON.readTree(r.getBodyAsString())).toList();
+    }
+
+    /** The calls of {@code operation} about one job name. */
+    List<JsonNode> requests(String operation, String field, String name) {
+        return requests(operation).stream().filter(b -> b.path(field).asString("").equals(name)).toList();
+    }
+
+    // --- the protocol --------------------------------------------------------------------------------------
+
+    @Override
+    public String getName() {
+        return "fake-sagemaker";
+    }
+
+    @Override
+    public ResponseDefinition transform(ServeEvent event) {
+        String target = event.getRequest().getHeader("X-Amz-Target");
+        String operation = target == null ? "" : target.substring(target.indexOf('.') + 1);
+        if (outage) {
+            return error(500, "InternalFailure", "We encountered an internal error. Please try again.");
+        }
+        Deque<Injected> queue = injected.get(operation);
+        Injected fault = queue == null ? null : queue.poll();
+        if (fault != null && !fault.applyThenDrop()) {
+            return error(fault.status(), fault.errorType(), fault.message());
+        }
+        JsonNode body = JSON.readTree(event.getRequest().getBodyAsString());
+        ResponseDefinition answer = answer(operation, body);
+        return fault == null ? answer : ResponseDefinitionBuilder.like(answer).withFault(Fault.CONNECTION_RESET_BY_PEER)
+                .build();
+    }
+
+    private ResponseDefinition answer(String operation, JsonNode body) {
+        return switch (operation) {
+            case "CreateTrainingJob" -> create(true, body.get("TrainingJobName").asString(), body);
+            case "CreateProcessingJob" -> create(false, body.get("ProcessingJobName").asString(), body);
+            case "DescribeTrainingJob" -> describe(true, body.get("TrainingJobName").asString());
+            case "DescribeProcessingJob" -> describe(false, body.get("ProcessingJobName").asString());
+            case "StopTrainingJob" -> stopJob(body.get("TrainingJobName").asString());
+            case "StopProcessingJob" -> stopJob(body.get("ProcessingJobName").asString());
+            case "ListTrainingJobs" -> list(true, body);
+            case "ListProcessingJobs" -> list(false, body);
+            case "ListTrainingPlans" -> {
+                ObjectNode out = JSON.createObjectNode();
+                ArrayNode summaries = out.putArray("TrainingPlanSummaries");
+                plans.values().forEach(summaries::add);
+                yield ok(out);
+            }
+            case "DescribeTrainingPlan" -> plans.values().stream()
+                    .filter(p -> p.get("TrainingPlanName").asString().equals(body.get("TrainingPlanName").asString()))
+                    .findFirst().map(FakeSageMaker::ok)
+                    .orElse(error(400, "ResourceNotFound", "Training plan not found"));
+            default -> error(400, "UnknownOperationException", "fake SageMaker does not know " + operation);
+        };
+    }
+
+    private ResponseDefinition create(boolean training, String name, JsonNode body) {
+        if (jobs.containsKey(name)) {
+            return error(400, "ResourceInUse", (training ? "Training" : "Processing") + " job names must be unique"
+                    + " within an AWS account and region, and a job with this name already exists ("
+                    + name + ")");
+        }
+        FakeJob job = new FakeJob(training, body);
+        if (!training) {
+            job.secondary = null;
+            job.message = null;
+        }
+        String type = training ? body.path("ResourceConfig").path("InstanceType").asString("") : "";
+        if (failWithCapacityError.contains(type)) {
+            job.status = "Failed";
+            job.secondary = "Failed";
+            job.failureReason = CAPACITY_ERROR;
+            job.message = CAPACITY_ERROR;
+        }
+        jobs.put(name, job);
+        ObjectNode out = JSON.createObjectNode();
+        out.put(training ? "TrainingJobArn" : "ProcessingJobArn", "arn:aws:sagemaker:us-east-1:111122223333:"
+                + (training ? "training-job/" : "processing-job/") + name);
+        return ok(out);
+    }
+
+    private ResponseDefinition describe(boolean training, String name) {
+        FakeJob job = jobs.get(name);
+        if (job == null || job.training != training) {
+            return error(400, "ValidationException", "Requested resource not found.");
+        }
+        ObjectNode out = JSON.createObjectNode();
+        synchronized (job) {
+            if (training) {
+                out.put("TrainingJobName", name);
+                out.put("TrainingJobArn", "arn:aws:sagemaker:us-east-1:111122223333:training-job/" + name);
+                out.put("TrainingJobStatus", job.status);
+                out.put("SecondaryStatus", job.secondary);
+                out.set("AlgorithmSpecification", job.request.get("AlgorithmSpecification"));
+                out.set("ResourceConfig", job.request.get("ResourceConfig"));
+                out.set("StoppingCondition", job.request.get("StoppingCondition"));
+                out.putObject("ModelArtifacts").put("S3ModelArtifacts", "s3://bucket/out/" + name);
+                ObjectNode transition = out.putArray("SecondaryStatusTransitions").addObject();
+                transition.put("Status", job.secondary);
+                transition.put("StartTime", seconds(job.modified));
+                if (job.message != null) {
+                    transition.put("StatusMessage", job.message);
+                }
+            } else {
+                out.put("ProcessingJobName", name);
+                out.put("ProcessingJobArn", "arn:aws:sagemaker:us-east-1:111122223333:processing-job/" + name);
+                out.put("ProcessingJobStatus", job.status);
+                out.set("ProcessingResources", job.request.get("ProcessingResources"));
+                out.set("AppSpecification", job.request.get("AppSpecification"));
+                if (job.message != null) {
+                    out.put("ExitMessage", job.message);
+                }
+            }
+            out.put("RoleArn", job.request.get("RoleArn").asString());
+            out.put("CreationTime", seconds(job.created));
+            out.put("LastModifiedTime", seconds(job.modified));
+            if (job.failureReason != null) {
+                out.put("FailureReason", job.failureReason);
+            }
+        }
+        return ok(out);
+    }
+
+    private ResponseDefinition stopJob(String name) {
+        FakeJob job = jobs.get(name);
+        if (job == null) {
+            return error(400, "ValidationException", "Requested resource not found.");
+        }
+        if (!"InProgress".equals(job.status)) {
+            return error(400, "ValidationException", "The job " + name + " has already " + job.status);
+        }
+        move(name, "Stopped", job.training ? "Stopped" : null, "Stopped by the user");
+        return ok(JSON.createObjectNode());
+    }
+
+    private ResponseDefinition list(boolean training, JsonNode body) {
+        Instant after = body.has("LastModifiedTimeAfter") ? instant(body.get("LastModifiedTimeAfter").asDouble())
+                : Instant.EPOCH;
+        String contains = body.path("NameContains").asString("");
+        ObjectNode out = JSON.createObjectNode();
+        ArrayNode summaries = out.putArray(training ? "TrainingJobSummaries" : "ProcessingJobSummaries");
+        new ArrayList<>(jobs.entrySet()).stream()
+                .filter(e -> e.getValue().training == training && e.getKey().contains(contains)
+                        && e.getValue().modified.isAfter(after))
+                .forEach(e -> {
+                    ObjectNode s = summaries.addObject();
+                    s.put(training ? "TrainingJobName" : "ProcessingJobName", e.getKey());
+                    s.put(training ? "TrainingJobArn" : "ProcessingJobArn", "arn:aws:sagemaker:us-east-1:111122223333:"
+                            + (training ? "training-job/" : "processing-job/") + e.getKey());
+                    s.put("CreationTime", seconds(e.getValue().created));
+                    s.put("LastModifiedTime", seconds(e.getValue().modified));
+                    s.put(training ? "TrainingJobStatus" : "ProcessingJobStatus", e.getValue().status);
+                });
+        return ok(out);
+    }
+
+    private static ResponseDefinition ok(JsonNode body) {
+        return aResponse().withStatus(200).withHeader("Content-Type", "application/x-amz-json-1.1")
+                .withHeader("x-amzn-RequestId", "fake-" + System.nanoTime()).withBody(JSON.writeValueAsString(body))
+                .build();
+    }
+
+    private static ResponseDefinition error(int status, String type, String message) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("__type", type);
+        body.put("message", message);
+        return aResponse().withStatus(status).withHeader("Content-Type", "application/x-amz-json-1.1")
+                .withHeader("x-amzn-ErrorType", type).withHeader("x-amzn-RequestId", "fake-" + System.nanoTime())
+                .withBody(JSON.writeValueAsString(body)).build();
+    }
+
+    private static double seconds(Instant at) {
+        return at.toEpochMilli() / 1000.0;
+    }
+
+    private static Instant instant(double seconds) {
+        return Instant.ofEpochMilli((long) (seconds * 1000));
+    }
+
+    /** Modification times strictly increase, so a change is never hidden by a clock tick. */
+    private static Instant later(Instant before) {
+        Instant now = Instant.now();
+        return now.isAfter(before) ? now : before.plusMillis(1);
+    }
+}
