@@ -4,6 +4,7 @@ import io.spillover.bench.replay.ReplayResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,23 +31,24 @@ public final class BenchMain {
             System.exit(2);
             return;
         }
-        Machine machine = Machine.describe();
-        var doc = BenchmarksDoc.read(options.doc());
+        var sections = new LinkedHashMap<String, String>();
         if (options.runs("core")) {
+            Machine machine = Machine.describe();
             CoreBench.Settings settings = CoreBench.settings(options.quick());
             List<CoreBench.Figure> figures = CoreBench.run(settings, options.out().resolve("jmh-" + options.mode() + ".json"));
             write(options.out().resolve("core-" + options.mode() + ".json"),
                     new Recorded<>(options.command(), machine, settings.describe(), figures));
-            doc.replace("core-" + options.mode(), Tables.core(figures, settings, machine, options.command()));
+            sections.put("core-" + options.mode(), Tables.core(figures, settings, machine, options.command()));
         }
         if (options.runs("replay")) {
+            Machine machine = Machine.describe();
             ReplayResult result = ReplayBench.run(options);
             String settings = options.exact() ? "exact (no simulator shortcuts)" : "default";
             write(options.out().resolve(options.replayName() + ".json"),
                     new Recorded<>(options.command(), machine, settings, result));
-            doc.replace(options.replayName(), Tables.replay(result, machine, options.command()));
+            sections.put(options.replayName(), Tables.replay(result, machine, options.command()));
         }
-        doc.write();
+        BenchmarksDoc.update(options.doc(), sections);
         System.out.println("Results: " + options.out() + "/, tables: " + options.doc());
     }
 

@@ -10,8 +10,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
 
-/** Where and when a figure was measured, for the reader of docs/benchmarks.md to judge it. */
-record Machine(int cores, String memory, String cpu, String os, String javaVersion, String date) {
+/**
+ * Where and when a figure was measured, for the reader of docs/benchmarks.md to judge it.
+ *
+ * @param loadAtStart the 1-, 5- and 15-minute load averages when the run started: other work on the machine
+ *                    (another build, a running service) slows the benchmarks, and this shows it
+ */
+record Machine(int cores, String memory, String cpu, String os, String javaVersion, String date, String loadAtStart) {
 
     static Machine describe() {
         return new Machine(Runtime.getRuntime().availableProcessors(),
@@ -19,7 +24,18 @@ record Machine(int cores, String memory, String cpu, String os, String javaVersi
                 procLine("/proc/cpuinfo", "model name").map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("unknown"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 runningJavaVersion(),
-                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC).format(Instant.now()));
+                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC).format(Instant.now()),
+                load());
+    }
+
+    /** The load averages now, as /proc/loadavg gives them: "1.02 0.88 0.61". */
+    static String load() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split("\\s+");
+            return String.join(" ", List.of(fields).subList(0, 3));
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     /** "MemTotal:       24591480 kB" as GiB. */

@@ -100,7 +100,8 @@ final class Tables {
         md.append("_").append(what).append(", measured ").append(machine.date()).append(" with `").append(command)
                 .append("` on ").append(machine.cores()).append(" cores, ").append(machine.memory()).append(" (")
                 .append(machine.cpu()).append("), ").append(machine.os()).append("; `java -version`: ")
-                .append(machine.javaVersion()).append("._\n\n");
+                .append(machine.javaVersion()).append("; load average (1, 5, 15 min) ").append(machine.loadAtStart())
+                .append(" at the start and ").append(Machine.load()).append(" at the end._\n\n");
     }
 
     static String duration(double seconds) {
