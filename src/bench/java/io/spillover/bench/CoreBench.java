@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -16,8 +18,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /** Runs the placement core's JMH benchmarks; JMH writes its own JSON, this keeps the figures for the doc. */
 final class CoreBench {
 
-    /** One benchmark's result: operations per second with JMH's 99.9% confidence half-width. */
-    record Figure(String benchmark, Map<String, String> params, double score, double error, String unit) {
+    /**
+     * One benchmark's result: operations per second with JMH's 99.9% confidence half-width, and the bytes
+     * allocated per operation (JMH's GC profiler; NaN when it gave none).
+     */
+    record Figure(String benchmark, Map<String, String> params, double score, double error, String unit,
+                  double bytesPerOperation) {
     }
 
     /** What was run, to print beside the figures. */
@@ -54,6 +60,7 @@ final class CoreBench {
                 .measurementIterations(settings.iterations())
                 .measurementTime(TimeValue.seconds(settings.iterationSeconds()))
                 .threads(1)
+                .addProfiler(GCProfiler.class)
                 .jvmArgs("-Xms1g", "-Xmx1g")
                 .resultFormat(ResultFormatType.JSON)
                 .result(json.toString())
@@ -66,8 +73,9 @@ final class CoreBench {
         var params = new TreeMap<String, String>();
         result.getParams().getParamsKeys().forEach(k -> params.put(k, result.getParams().getParam(k)));
         String name = result.getParams().getBenchmark();
+        Result<?> allocated = result.getSecondaryResults().get("gc.alloc.rate.norm");
         return new Figure(name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1), params,
                 result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreError(),
-                result.getPrimaryResult().getScoreUnit());
+                result.getPrimaryResult().getScoreUnit(), allocated == null ? Double.NaN : allocated.getScore());
     }
 }

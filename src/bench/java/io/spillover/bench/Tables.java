@@ -16,9 +16,9 @@ final class Tables {
         var md = new StringBuilder();
         header(md, "Placement core (JMH)", machine, command);
         md.append("JMH 1.37, throughput mode, ").append(settings.describe())
-                .append("; ± is JMH's 99.9% confidence half-width.\n\n");
-        md.append("| benchmark | params | operations/s | ± | time per operation | jobs decided/s |\n");
-        md.append("| --- | --- | ---: | ---: | ---: | ---: |\n");
+                .append("; ± is JMH's 99.9% confidence half-width; allocation from JMH's GC profiler.\n\n");
+        md.append("| benchmark | params | operations/s | ± | time per operation | jobs decided/s | allocated per operation |\n");
+        md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
         for (CoreBench.Figure f : figures) {
             String pending = f.params().get("pending");
             double jobs = pending == null ? (f.benchmark().endsWith("copySnapshot") ? Double.NaN : f.score())
@@ -27,7 +27,8 @@ final class Tables {
                     .append(f.params().isEmpty() ? "" : f.params().toString().replaceAll("[{}]", ""))
                     .append(" | ").append(number(f.score())).append(" | ").append(number(f.error()))
                     .append(" | ").append(perOperation(f.score())).append(" | ")
-                    .append(Double.isNaN(jobs) ? "" : number(jobs)).append(" |\n");
+                    .append(Double.isNaN(jobs) ? "" : number(jobs)).append(" | ").append(bytes(f.bytesPerOperation()))
+                    .append(" |\n");
         }
         return md.toString();
     }
@@ -83,14 +84,15 @@ final class Tables {
             md.append("\n");
         }
 
-        md.append("\nStarts by position in the job's list (0 = first choice), utilization per offering, and the"
-                + " simulation's own cost:\n\n| policy | starts by position | utilization per offering"
-                + " | core decisions | events | wall time |\n| --- | --- | --- | ---: | ---: | ---: |\n");
+        md.append("\nStarts by position in the job's list (0 = first choice), utilization per offering, the jobs"
+                + " clients submitted (a polling script submits at every try) and the simulation's own cost:\n\n| policy | starts by position | utilization per offering"
+                + " | client submissions | core decisions | events | wall time |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
         for (PolicyReport p : r.policies()) {
             md.append("| ").append(p.policy()).append(" | ").append(p.startsByChoice()).append(" | ")
                     .append(String.join(", ", p.utilizationByOffering().entrySet().stream()
                             .map(e -> e.getKey() + " " + percent(e.getValue())).toList()))
-                    .append(" | ").append(number(p.evaluations())).append(" | ").append(number(p.events()))
+                    .append(" | ").append(number(p.clientSubmissions())).append(" | ").append(number(p.evaluations()))
+                    .append(" | ").append(number(p.events()))
                     .append(" | ").append(String.format(Locale.ROOT, "%.1f s", p.wallMillis() / 1000.0)).append(" |\n");
         }
         return md.toString();
@@ -123,6 +125,14 @@ final class Tables {
 
     private static String number(double value) {
         return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String bytes(double bytes) {
+        if (Double.isNaN(bytes)) {
+            return "";
+        }
+        return bytes < 10_000 ? String.format(Locale.ROOT, "%,.0f B", bytes)
+                : String.format(Locale.ROOT, "%.1f MB", bytes / 1_000_000);
     }
 
     private static String perOperation(double opsPerSecond) {

@@ -22,6 +22,8 @@ import java.util.stream.Collectors;
  * @param fleetUtilizationUntilLastArrival the same, from the first to the last submission only, where the
  *                                         long tail of the last jobs does not dilute it
  * @param planUtilization                  over the training plans' instances and the makespan
+ * @param clientSubmissions                jobs submitted by clients: one per job in Spillover's queue; for a
+ *                                         polling script every try, refused or not (wait / interval + 1 per job)
  * @param wallMillis                       real time the replay of this policy took
  */
 public record PolicyReport(String policy, String description, int jobs, int started, int neverStarted,
@@ -30,7 +32,7 @@ public record PolicyReport(String policy, String description, int jobs, int star
                            double fleetUtilization, double fleetUtilizationUntilLastArrival, double planUtilization,
                            Map<String, Double> utilizationByOffering, Map<String, Long> jobsByTeam,
                            Map<String, Double> meanWaitByTeamSeconds,
-                           long evaluations, long events, long wallMillis) {
+                           long clientSubmissions, long evaluations, long events, long wallMillis) {
 
     /** Mean and nearest-rank percentiles, in seconds. */
     public record Distribution(double mean, long p50, long p95, long p99, long max) {
@@ -99,7 +101,15 @@ public record PolicyReport(String policy, String description, int jobs, int star
                 share(busy, (double) fleet.totalInstances() * makespan),
                 share(busyInArrivals, (double) fleet.totalInstances() * arrivals),
                 share(planBusy, (double) fleet.planInstances() * makespan), byOffering, jobsByTeam, byTeam,
-                run.evaluations(), run.events(), wallMillis);
+                submissions(run), run.evaluations(), run.events(), wallMillis);
+    }
+
+    /** A script's start is one of its tries, made every interval since submission, so it made wait / interval + 1. */
+    private static long submissions(PolicyRun run) {
+        if (run.policy() instanceof Policy.Polling polling) {
+            return run.runs().stream().mapToLong(r -> r.waitSeconds() / polling.intervalSeconds() + 1).sum();
+        }
+        return run.runs().size() + run.neverStarted().size();
     }
 
     private static double share(double part, double whole) {

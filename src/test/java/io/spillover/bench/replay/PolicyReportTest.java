@@ -32,5 +32,6 @@ class PolicyReportTest {
         assertThat(report.fleetUtilizationUntilLastArrival()).isCloseTo(0.5, within(1e-9));
         assertThat(report.meanWaitByTeamSeconds()).containsEntry("x", 0.0).containsEntry("y", 45.0);
         assertThat(report.jobsByTeam()).containsEntry("x", 1L).containsEntry("y", 2L);
+        assertThat(report.clientSubmissions()).isEqualTo(3);
     }
 }

@@ -30,6 +30,8 @@ class PollingReplayTest {
             // p5 again from 370 ...; p5 frees at 1000, and late's next p5 try is at 10 + 18 × 60 = 1090
             assertThat(starts(run)).containsExactly("blocker:0:" + P5 + ":on-demand", "late:1090:" + P5 + ":on-demand",
                     "mover:180:" + P4D + ":on-demand");
+            // 1 + 4 + 19 tries, whether replayed one by one or slept through
+            assertThat(PolicyReport.of(run, new Fleet(config, Fixtures.CATALOG), 0).clientSubmissions()).isEqualTo(24);
         }
     }
 
