@@ -1,0 +1,95 @@
+package io.spillover.bench;
+
+import io.spillover.bench.replay.Policy;
+import io.spillover.bench.replay.Window;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one benchmark run does, from its arguments: a mode ({@code quick} or {@code full}) and options, given
+ * by the bench profile as {@code -Dbench=MODE -Dbench.args="--option=value ..."}.
+ *
+ * @param window  the part of the trace to replay; quick mode replays the first {@value #QUICK_DAYS} days
+ * @param polling the polling variants to replay instead of the configuration's, empty to keep those
+ * @param exact   replay without the simulator's shortcuts (slow; for checking them on a window)
+ * @param label   names the replay's results apart from the default fleet's ({@code --label=scarce}: files
+ *                {@code replay-full-scarce*}, section {@code replay-full-scarce}), empty for the default
+ */
+record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Window window,
+                    List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, String command) {
+
+    static final long QUICK_DAYS = 30;
+    static final String USAGE = """
+            usage: BenchMain quick|full [--parts=core,replay] [--trace=PATH] [--fleet=PATH] [--window-days=D]
+                                        [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
+                                        [--label=NAME]
+            From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
+                        ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec""";
+
+    static BenchOptions parse(String[] args) {
+        var tokens = new ArrayList<String>();
+        Arrays.stream(args).flatMap(a -> Arrays.stream(a.strip().split("\\s+"))).filter(t -> !t.isEmpty())
+                .forEach(tokens::add);
+        if (tokens.isEmpty() || !(tokens.get(0).equals("quick") || tokens.get(0).equals("full"))) {
+            throw new IllegalArgumentException("the first argument must be quick or full\n" + USAGE);
+        }
+        String mode = tokens.get(0);
+        List<String> rest = tokens.subList(1, tokens.size());
+        Map<String, String> options = new HashMap<>();
+        for (String token : rest) {
+            if (!token.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument " + token + "\n" + USAGE);
+            }
+            int eq = token.indexOf('=');
+            options.put(eq < 0 ? token.substring(2) : token.substring(2, eq), eq < 0 ? "true" : token.substring(eq + 1));
+        }
+        var known = Set.of("parts", "trace", "fleet", "window-days", "max-jobs", "poll", "out", "doc", "exact",
+                "label");
+        options.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
+            throw new IllegalArgumentException("unknown option --" + k + "\n" + USAGE);
+        });
+        boolean quick = mode.equals("quick");
+        Long windowDays = options.containsKey("window-days") ? Long.valueOf(options.get("window-days"))
+                : quick ? QUICK_DAYS : null;
+        Integer maxJobs = options.containsKey("max-jobs") ? Integer.valueOf(options.get("max-jobs")) : null;
+        String command = "./mvnw -Pbench -Dbench=" + mode
+                + (rest.isEmpty() ? "" : " -Dbench.args=\"" + String.join(" ", rest) + "\"") + " test-compile exec:exec";
+        return new BenchOptions(mode, Set.copyOf(Arrays.asList(options.getOrDefault("parts", "core,replay").split(","))),
+                Path.of(options.getOrDefault("trace", "../shared/traces/philly-gavel/seed0.csv")),
+                Path.of(options.getOrDefault("fleet", "src/bench/replay-fleet.json")),
+                new Window(windowDays == null ? null : windowDays * 86_400, maxJobs),
+                options.containsKey("poll") ? polling(options.get("poll")) : List.of(),
+                Path.of(options.getOrDefault("out", "target/bench")),
+                Path.of(options.getOrDefault("doc", "docs/benchmarks.md")),
+                Boolean.parseBoolean(options.getOrDefault("exact", "false")), options.getOrDefault("label", ""), command);
+    }
+
+    /** "60x3,30x3": every 60 s, 3 tries per type; then every 30 s, 3 tries per type. */
+    private static List<Policy.Polling> polling(String value) {
+        return Arrays.stream(value.split(",")).map(v -> {
+            String[] parts = v.split("x");
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("--poll takes SECONDSxTRIES[,...], not " + value);
+            }
+            return new Policy.Polling(Long.parseLong(parts[0]), Integer.parseInt(parts[1]));
+        }).toList();
+    }
+
+    /** The name of the replay's JSON, runs and doc section: replay-MODE[-LABEL]. */
+    String replayName() {
+        return "replay-" + mode + (label.isEmpty() ? "" : "-" + label);
+    }
+
+    boolean runs(String part) {
+        return parts.contains(part);
+    }
+
+    boolean quick() {
+        return mode.equals("quick");
+    }
+}

@@ -1,0 +1,68 @@
+package io.spillover.bench;
+
+import io.spillover.bench.replay.JobRun;
+import io.spillover.bench.replay.PolicyRun;
+import io.spillover.bench.replay.Replay;
+import io.spillover.bench.replay.ReplayConfig;
+import io.spillover.bench.replay.ReplayResult;
+import io.spillover.bench.replay.Trace;
+import io.spillover.bench.replay.TraceJob;
+import io.spillover.catalog.Catalog;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Runs the trace replay of the options' trace, fleet and window under every policy. */
+final class ReplayBench {
+
+    private ReplayBench() {
+    }
+
+    static ReplayResult run(BenchOptions options) {
+        ReplayConfig config = ReplayConfig.read(options.fleet());
+        if (!options.polling().isEmpty()) {
+            config = config.withPolling(options.polling());
+        }
+        List<TraceJob> trace = Trace.read(options.trace());
+        System.out.printf("Replaying %s (%d jobs) on %s%n", options.trace(), trace.size(), options.fleet());
+        return new Replay(config, catalog(), options.exact()).run(options.trace().toString(), trace, options.window(),
+                (run, report) -> {
+                    System.out.printf("  %-20s %6d jobs, mean wait %10.0f s, p99 %9d s, %5.1f%% on first choice,"
+                                    + " %,d evaluations in %,d ms%n", report.policy(), report.jobs(),
+                            report.queueingDelay().mean(), report.queueingDelay().p99(), 100 * report.firstChoiceShare(),
+                            report.evaluations(), report.wallMillis());
+                    writeRuns(options.out().resolve(options.replayName() + "-runs-" + report.policy() + ".csv"), run);
+                });
+    }
+
+    /** Every job's run, one line each, for whoever wants to look further than the tables. */
+    private static void writeRuns(Path file, PolicyRun run) {
+        var lines = new ArrayList<String>(run.runs().size() + 1);
+        lines.add("job_id,team,submit_s,gpus,choice,instance_type,instance_count,source,start_s,end_s,wait_s");
+        for (JobRun r : run.runs()) {
+            TraceJob job = r.job().trace();
+            lines.add(String.join(",", job.id(), job.team(), Long.toString(job.submitSeconds()),
+                    Integer.toString(job.gpus()), Integer.toString(r.choice()), r.entry().instanceType(),
+                    Integer.toString(r.entry().instanceCount()), r.entry().offering().source(),
+                    Long.toString(r.startSeconds()), Long.toString(r.endSeconds()), Long.toString(r.waitSeconds())));
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(file, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Catalog catalog() {
+        try (InputStream csv = ReplayBench.class.getResourceAsStream("/catalog/instance-types.csv")) {
+            return Catalog.readCsv(csv);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

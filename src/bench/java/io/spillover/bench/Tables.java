@@ -1,0 +1,144 @@
+package io.spillover.bench;
+
+import io.spillover.bench.replay.PolicyReport;
+import io.spillover.bench.replay.ReplayResult;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+
+/** The Markdown of the generated sections of docs/benchmarks.md. */
+final class Tables {
+
+    private Tables() {
+    }
+
+    static String core(List<CoreBench.Figure> figures, CoreBench.Settings settings, Machine machine, String command) {
+        var md = new StringBuilder();
+        header(md, "Placement core (JMH)", machine, command);
+        md.append("JMH 1.37, throughput mode, ").append(settings.describe())
+                .append("; ± is JMH's 99.9% confidence half-width; allocation from JMH's GC profiler.\n\n");
+        md.append("| benchmark | params | operations/s | ± | time per operation | jobs decided/s | allocated per operation |\n");
+        md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+        for (CoreBench.Figure f : figures) {
+            String pending = f.params().get("pending");
+            double jobs = pending == null ? (f.benchmark().endsWith("copySnapshot") ? Double.NaN : f.score())
+                    : f.score() * Integer.parseInt(pending);
+            md.append("| `").append(f.benchmark()).append("` | ")
+                    .append(f.params().isEmpty() ? "" : f.params().toString().replaceAll("[{}]", ""))
+                    .append(" | ").append(number(f.score())).append(" | ").append(number(f.error()))
+                    .append(" | ").append(perOperation(f.score())).append(" | ")
+                    .append(Double.isNaN(jobs) ? "" : number(jobs)).append(" | ").append(bytes(f.bytesPerOperation()))
+                    .append(" |\n");
+        }
+        return md.toString();
+    }
+
+    static String replay(ReplayResult r, Machine machine, String command) {
+        var md = new StringBuilder();
+        header(md, "Trace replay", machine, command);
+        md.append("- Trace: `").append(r.trace()).append("`: ").append(r.window()).append(".\n");
+        md.append("- Replayed: ").append(r.jobsReplayed()).append(" jobs of ").append(r.teams()).append(" teams");
+        if (!r.unplaceable().isEmpty()) {
+            md.append("; **").append(r.unplaceable().size()).append(" job(s) left out** because no offering or quota")
+                    .append(" of this fleet could ever hold them: ").append(String.join(", ", r.unplaceable()));
+        }
+        md.append(".\n- Entries left out of lists: ").append(r.infeasibleEntries())
+                .append(" that the job could never get (more instances than the offering or the team's quota), ")
+                .append(r.entriesBeyondFive()).append(" beyond five.\n");
+        md.append("- Fleet: ");
+        md.append(String.join(", ", r.offerings().entrySet().stream().map(e -> e.getValue() + " × " + e.getKey()).toList()));
+        md.append("; plans: ").append(r.plans()).append("; quota of every team per type: ").append(r.quotas()).append(".\n");
+        md.append("- Run time on a type: ").append(r.runtimes()).append("; first-choice weights: ")
+                .append(r.firstChoiceWeights()).append(".\n\n");
+
+        md.append("| policy | jobs | mean wait | p50 | p95 | p99 | max | on 1st choice | mean run | mean completion"
+                + " | fleet util. (makespan) | fleet util. (until last arrival) | plan util. | makespan |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (PolicyReport p : r.policies()) {
+            var d = p.queueingDelay();
+            md.append("| ").append(p.policy()).append(" | ").append(p.started())
+                    .append(p.neverStarted() > 0 ? " (+" + p.neverStarted() + " never started)" : "")
+                    .append(" | ").append(duration(d.mean())).append(" | ").append(duration(d.p50()))
+                    .append(" | ").append(duration(d.p95())).append(" | ").append(duration(d.p99()))
+                    .append(" | ").append(duration(d.max())).append(" | ").append(percent(p.firstChoiceShare()))
+                    .append(" | ").append(duration(p.meanRunSeconds())).append(" | ").append(duration(p.meanCompletionSeconds()))
+                    .append(" | ").append(percent(p.fleetUtilization())).append(" | ")
+                    .append(percent(p.fleetUtilizationUntilLastArrival())).append(" | ").append(percent(p.planUtilization()))
+                    .append(" | ").append(duration(p.makespanSeconds())).append(" |\n");
+        }
+
+        md.append("\nMean wait per team (its jobs that started):\n\n| team | jobs |");
+        r.policies().forEach(p -> md.append(" ").append(p.policy()).append(" |"));
+        md.append("\n| --- | ---: |");
+        r.policies().forEach(p -> md.append(" ---: |"));
+        md.append("\n");
+        var teams = new TreeSet<String>();
+        r.policies().forEach(p -> teams.addAll(p.meanWaitByTeamSeconds().keySet()));
+        for (String team : teams) {
+            md.append("| ").append(team).append(" | ").append(r.policies().get(0).jobsByTeam().getOrDefault(team, 0L))
+                    .append(" |");
+            r.policies().forEach(p -> {
+                Double wait = p.meanWaitByTeamSeconds().get(team);
+                md.append(" ").append(wait == null ? "–" : duration(wait)).append(" |");
+            });
+            md.append("\n");
+        }
+
+        md.append("\nStarts by position in the job's list (0 = first choice), utilization per offering, the jobs"
+                + " clients submitted (a polling script submits at every try) and the simulation's own cost:\n\n| policy | starts by position | utilization per offering"
+                + " | client submissions | core decisions | events | wall time |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+        for (PolicyReport p : r.policies()) {
+            md.append("| ").append(p.policy()).append(" | ").append(p.startsByChoice()).append(" | ")
+                    .append(String.join(", ", p.utilizationByOffering().entrySet().stream()
+                            .map(e -> e.getKey() + " " + percent(e.getValue())).toList()))
+                    .append(" | ").append(number(p.clientSubmissions())).append(" | ").append(number(p.evaluations()))
+                    .append(" | ").append(number(p.events()))
+                    .append(" | ").append(String.format(Locale.ROOT, "%.1f s", p.wallMillis() / 1000.0)).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    private static void header(StringBuilder md, String what, Machine machine, String command) {
+        md.append("_").append(what).append(", measured ").append(machine.date()).append(" with `").append(command)
+                .append("` on ").append(machine.cores()).append(" cores, ").append(machine.memory()).append(" (")
+                .append(machine.cpu()).append("), ").append(machine.os()).append("; `java -version`: ")
+                .append(machine.javaVersion()).append("; load average (1, 5, 15 min) ").append(machine.loadAtStart())
+                .append(" at the start and ").append(Machine.load()).append(" at the end._\n\n");
+    }
+
+    static String duration(double seconds) {
+        if (seconds < 120) {
+            return String.format(Locale.ROOT, "%.0f s", seconds);
+        }
+        if (seconds < 2 * 3600) {
+            return String.format(Locale.ROOT, "%.1f min", seconds / 60);
+        }
+        if (seconds < 2 * 86_400) {
+            return String.format(Locale.ROOT, "%.1f h", seconds / 3600);
+        }
+        return String.format(Locale.ROOT, "%.1f d", seconds / 86_400);
+    }
+
+    private static String percent(double share) {
+        return String.format(Locale.ROOT, "%.1f%%", 100 * share);
+    }
+
+    private static String number(double value) {
+        return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String bytes(double bytes) {
+        if (Double.isNaN(bytes)) {
+            return "";
+        }
+        return bytes < 10_000 ? String.format(Locale.ROOT, "%,.0f B", bytes)
+                : String.format(Locale.ROOT, "%.1f MB", bytes / 1_000_000);
+    }
+
+    private static String perOperation(double opsPerSecond) {
+        double ns = 1e9 / opsPerSecond;
+        return ns < 1_000 ? String.format(Locale.ROOT, "%.0f ns", ns)
+                : ns < 1_000_000 ? String.format(Locale.ROOT, "%.1f µs", ns / 1_000)
+                : String.format(Locale.ROOT, "%.2f ms", ns / 1_000_000);
+    }
+}

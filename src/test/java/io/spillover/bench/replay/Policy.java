@@ -1,0 +1,63 @@
+package io.spillover.bench.replay;
+
+/** How the replayed jobs ask for capacity; each policy is replayed on the same fleet and the same jobs. */
+public sealed interface Policy {
+
+    /** A short name for reports and JSON. */
+    String name();
+
+    /** In words, for the report. */
+    String describe();
+
+    /** (a) Each job names only its first-choice type and waits in Spillover's queue for it. */
+    record SingleType() implements Policy {
+        @Override
+        public String name() {
+            return "single-type";
+        }
+
+        @Override
+        public String describe() {
+            return "each job names only its first choice; queued by QueuePass, re-evaluated when capacity frees";
+        }
+    }
+
+    /** (b) Each job names up to five types in preference order; Spillover's queue places it on the first that fits. */
+    record PreferenceLists() implements Policy {
+        @Override
+        public String name() {
+            return "preference-list";
+        }
+
+        @Override
+        public String describe() {
+            return "each job names up to 5 types in preference order; queued by QueuePass, re-evaluated when"
+                    + " capacity frees";
+        }
+    }
+
+    /**
+     * (c) A client-side retry script around single-type submissions: it tries a type, waits
+     * {@code intervalSeconds} after each refusal, and moves to the next type of its list after
+     * {@code triesPerType} refusals, wrapping round to the first after the last. There is no server-side queue.
+     */
+    record Polling(long intervalSeconds, int triesPerType) implements Policy {
+
+        public Polling {
+            if (intervalSeconds < 1 || triesPerType < 1) {
+                throw new IllegalArgumentException("polling needs an interval >= 1 s and >= 1 try per type");
+            }
+        }
+
+        @Override
+        public String name() {
+            return "polling-" + intervalSeconds + "s-x" + triesPerType;
+        }
+
+        @Override
+        public String describe() {
+            return "single-type tries by a client script: retry every " + intervalSeconds + " s, next type after "
+                    + triesPerType + " refusals, back to the first after the last; no server-side queue";
+        }
+    }
+}

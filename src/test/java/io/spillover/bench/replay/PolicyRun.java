@@ -1,0 +1,18 @@
+package io.spillover.bench.replay;
+
+import java.util.List;
+
+/**
+ * What a replay of one policy produced: a run per started job, the jobs that never started, and how much
+ * work the simulation did.
+ *
+ * @param evaluations decisions made by the placement core (one per job per evaluation)
+ * @param events      arrivals, job ends and (for polling) retry ticks processed
+ */
+public record PolicyRun(Policy policy, List<JobRun> runs, List<ReplayJob> neverStarted, long evaluations, long events) {
+
+    public PolicyRun {
+        runs = List.copyOf(runs);
+        neverStarted = List.copyOf(neverStarted);
+    }
+}

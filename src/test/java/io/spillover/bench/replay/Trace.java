@@ -1,0 +1,112 @@
+package io.spillover.bench.replay;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a trace CSV: any file with the columns of {@code shared/traces/philly-gavel} replays, in any order
+ * and with extra columns ignored. Fields may be double-quoted (a model name could hold a comma).
+ */
+public final class Trace {
+
+    static final List<String> COLUMNS = List.of("job_id", "team", "submit_time_s", "gpus", "job_type",
+            Generation.K80.column(), Generation.P100.column(), Generation.V100.column());
+
+    private Trace() {
+    }
+
+    public static List<TraceJob> read(Path csv) {
+        try (Reader reader = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+            return read(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the trace " + csv, e);
+        }
+    }
+
+    public static List<TraceJob> read(Reader source) {
+        try (var reader = new BufferedReader(source)) {
+            String header = reader.readLine();
+            if (header == null) {
+                throw new IllegalArgumentException("the trace is empty");
+            }
+            Map<String, Integer> at = columns(fields(header));
+            var jobs = new ArrayList<TraceJob>();
+            String line;
+            int number = 1;
+            while ((line = reader.readLine()) != null) {
+                number++;
+                if (!line.isBlank()) {
+                    jobs.add(parse(fields(line), at, number));
+                }
+            }
+            return jobs;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, Integer> columns(List<String> header) {
+        var at = new HashMap<String, Integer>();
+        for (int i = 0; i < header.size(); i++) {
+            at.put(header.get(i).strip(), i);
+        }
+        List<String> missing = COLUMNS.stream().filter(c -> !at.containsKey(c)).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("the trace lacks the column(s) " + missing + "; it needs " + COLUMNS);
+        }
+        return at;
+    }
+
+    private static TraceJob parse(List<String> f, Map<String, Integer> at, int line) {
+        try {
+            return new TraceJob(f.get(at.get("job_id")), f.get(at.get("team")), seconds(f.get(at.get("submit_time_s"))),
+                    Integer.parseInt(f.get(at.get("gpus")).strip()), f.get(at.get("job_type")),
+                    seconds(f.get(at.get(Generation.K80.column()))), seconds(f.get(at.get(Generation.P100.column()))),
+                    seconds(f.get(at.get(Generation.V100.column()))));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("trace line " + line + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Whole seconds; a fractional time is rounded up, so no job runs for zero seconds. */
+    private static long seconds(String value) {
+        return (long) Math.ceil(Double.parseDouble(value.strip()));
+    }
+
+    private static List<String> fields(String line) {
+        var fields = new ArrayList<String>();
+        var field = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    field.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    field.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                fields.add(field.toString());
+                field.setLength(0);
+            } else {
+                field.append(c);
+            }
+        }
+        fields.add(field.toString());
+        return fields;
+    }
+}
