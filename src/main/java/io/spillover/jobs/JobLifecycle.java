@@ -174,7 +174,8 @@ public class JobLifecycle {
             Transition end = switch (status) {
                 case COMPLETED -> job.end(JobStatus.COMPLETED, StatusReason.COMPLETED, change.message(), now);
                 case FAILED -> job.end(JobStatus.FAILED, StatusReason.NONZERO_EXIT, change.message(), now);
-                default -> job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_USER, change.message(), now);
+                // A stop Spillover asked for keeps its reason (Job.end); any other was the provider's own.
+                default -> job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_PROVIDER, change.message(), now);
             };
             history.append(end, job.name());
         });

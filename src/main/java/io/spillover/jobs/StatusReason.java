@@ -11,6 +11,8 @@ public enum StatusReason {
     MAX_PENDING_TIME_EXCEEDED,
     MAX_RUNTIME_EXCEEDED,
     STOPPED_BY_USER,
+    /** The provider stopped the job on its own (not at Spillover's request). */
+    STOPPED_BY_PROVIDER,
     PLAN_EXPIRED,
     PROVIDER_ERROR,
     LOST_BY_PROVIDER

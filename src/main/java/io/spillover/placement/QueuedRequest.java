@@ -21,7 +21,7 @@ public record QueuedRequest<I extends Comparable<I>>(I id, PlacementRequest requ
 
     /** The order in which pending jobs are served. */
     public static <I extends Comparable<I>> Comparator<QueuedRequest<I>> queueOrder() {
-        return Comparator.<QueuedRequest<I>>comparingInt(q -> -q.priority())
+        return Comparator.<QueuedRequest<I>>comparingInt(QueuedRequest::priority).reversed()
                 .thenComparing(QueuedRequest::submittedAt)
                 .thenComparing(QueuedRequest::id);
     }
