@@ -43,7 +43,11 @@ public final class Equivalents {
                     int needed = (target + each - 1) / each;
                     return new Suggestion(other.name(), needed, needed * each, needed * each == target);
                 })
-                .sorted(Comparator.comparingInt((Suggestion s) -> s.total() - target)
+                // The same kind of accelerator first (a GPU job rarely runs on Trainium as it is), then the
+                // closest total, then the fewest instances.
+                .sorted(Comparator.comparing((Suggestion s) -> catalog.get(s.instanceType()).acceleratorKind()
+                                != type.acceleratorKind())
+                        .thenComparingInt(s -> s.total() - target)
                         .thenComparingInt(Suggestion::instanceCount)
                         .thenComparing(Suggestion::instanceType))
                 .toList();

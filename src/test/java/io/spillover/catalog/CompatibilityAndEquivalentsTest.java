@@ -75,6 +75,15 @@ class CompatibilityAndEquivalentsTest extends ApiTest {
     }
 
     @Test
+    void suggestsTheSameKindOfAcceleratorFirst() {
+        JsonNode suggestions = expect(api.get("/api/v1/catalog/equivalents?instanceType=ml.p4d.24xlarge"
+                + "&instanceCount=2"), 200).json();
+        String firstKind = typeNamed(suggestions.get(0).get("instanceType").asString()).get("acceleratorKind").asString();
+
+        assertThat(firstKind).isEqualTo(typeNamed("ml.p4d.24xlarge").get("acceleratorKind").asString());
+    }
+
+    @Test
     void suggestsCountsGivingTheSameAcceleratorMemory() {
         JsonNode p4de = typeNamed("ml.p4de.24xlarge");
         JsonNode p4d = typeNamed("ml.p4d.24xlarge");
