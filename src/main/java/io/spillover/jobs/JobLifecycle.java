@@ -91,6 +91,8 @@ public class JobLifecycle {
         history.append(job.start(selected, offeringId, now), job.name());
         LaunchRequest request = launchRequest(job);
         events.publishEvent(new LaunchReady(jobId, job.attempt(), request));
+        events.publishEvent(new JobPlaced(job.team(), selected.index(), selected.source(),
+                Duration.between(job.createdAt(), now)));
         return Optional.of(request);
     }
 

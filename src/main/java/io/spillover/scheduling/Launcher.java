@@ -1,5 +1,6 @@
 package io.spillover.scheduling;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.LaunchReady;
 import io.spillover.jobs.StopRequested;
@@ -33,13 +34,16 @@ class Launcher implements DisposableBean {
     private final CapacityProvider provider;
     private final JobLifecycle lifecycle;
     private final SchedulingProperties properties;
+    private final MeterRegistry registry;
     private final ExecutorService calls = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "spillover-launcher");
         thread.setDaemon(true);
         return thread;
     });
 
-    Launcher(CapacityProvider provider, JobLifecycle lifecycle, SchedulingProperties properties) {
+    Launcher(CapacityProvider provider, JobLifecycle lifecycle, SchedulingProperties properties,
+             MeterRegistry registry) {
+        this.registry = registry;
         this.provider = provider;
         this.lifecycle = lifecycle;
         this.properties = properties;
@@ -108,6 +112,7 @@ class Launcher implements DisposableBean {
                 return call.get();
             } catch (RuntimeException e) {
                 log.warn("Provider call {} failed (try {} of {}): {}", what, attempt, ATTEMPTS, e.getMessage());
+                registry.counter("spillover.provider.errors", "call", what.substring(0, what.indexOf(' '))).increment();
                 if (attempt == ATTEMPTS) {
                     break;
                 }

@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
  * long as its connection, so an instance that dies or loses its database loses it, and another takes over.
  */
 @Component
-class Leadership {
+public class Leadership {
 
     /** The advisory lock's key: "spillover" in ASCII, so it does not clash with other users of the database. */
     static final long LOCK_KEY = 0x7370696c6c6f76L;
@@ -21,13 +21,24 @@ class Leadership {
 
     private final DataSource dataSource;
     private Connection connection;
+    private volatile boolean leading;
 
     Leadership(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
     /** Whether this instance leads now: keeps the lock it holds, or tries to take it. */
+    /** Whether this instance held the lock when last asked; for metrics and health, without a database call. */
+    public boolean leading() {
+        return leading;
+    }
+
     synchronized boolean lead() {
+        leading = tryLead();
+        return leading;
+    }
+
+    private boolean tryLead() {
         if (connection != null) {
             if (alive()) {
                 return true;
@@ -55,6 +66,7 @@ class Leadership {
     }
 
     synchronized void resign() {
+        leading = false;
         if (connection != null) {
             try (var statement = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
                 statement.setLong(1, LOCK_KEY);

@@ -28,8 +28,8 @@ import org.springframework.security.web.authentication.UsernamePasswordAuthentic
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Two ways in. The API ({@code /api/**}) takes bearer tokens only: stateless, no cookies, so no CSRF to
- * guard. The console takes a signed-in session (form login, or OpenID Connect when configured) with CSRF
+ * Two ways in. The API ({@code /api/**}, and the Prometheus endpoint for platform-admin tokens) takes bearer
+ * tokens only: stateless, no cookies, so no CSRF to guard. The console takes a signed-in session (form login, or OpenID Connect when configured) with CSRF
  * protection on every form. What each caller may do is decided per operation by {@link AccessInterceptor}.
  */
 @Configuration(proxyBeanMethods = false)
@@ -46,13 +46,15 @@ class SecurityConfiguration {
     SecurityFilterChain api(HttpSecurity http, TokenService tokens, FailureLimiter limiter, AuditLog audit,
                             Clock clock) throws Exception {
         return http
-                .securityMatcher("/api/**")
+                .securityMatcher("/api/**", "/actuator/prometheus")
                 .csrf(csrf -> csrf.disable())
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(cache -> cache.disable())
                 .addFilterBefore(new TokenAuthenticationFilter(tokens, limiter, audit, clock),
                         AnonymousAuthenticationFilter.class)
-                .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+                .authorizeHttpRequests(requests -> requests
+                        .requestMatchers("/actuator/prometheus").hasRole("PLATFORM_ADMIN")
+                        .anyRequest().authenticated())
                 .exceptionHandling(errors -> errors
                         .authenticationEntryPoint((request, response, e) -> {
                             response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
