@@ -172,6 +172,11 @@ final class ServiceBench {
             for (int i = 0; i < settings.waiters(); i++) {
                 submit("bench", "waiter-" + i, "ml.c5.xlarge", 0);
             }
+            // The scheduler may still be working through the fill's SUBMITTED wake-ups (the full run of 2026-12-02
+            // released into such a backlog and measured it): release only once the last waiter has been evaluated.
+            long settleFrom = System.nanoTime();
+            awaitEvaluated("bench", "waiter-" + (settings.waiters() - 1), Duration.ofMinutes(10));
+            log("  scheduler caught up %.1f s after the last submission".formatted((System.nanoTime() - settleFrom) / 1e9));
             Integer pending = jdbc.queryForObject("SELECT count(*) FROM jobs WHERE status = 'PENDING'", Integer.class);
             log("  %d pending".formatted(pending));
             Thread.sleep(2_000);
@@ -342,6 +347,17 @@ final class ServiceBench {
                     throw new IllegalStateException(job + " not " + Arrays.toString(statuses) + " in time: " + r.body());
                 }
                 Thread.sleep(10);
+            }
+        }
+
+        void awaitEvaluated(String team, String job, Duration within) throws Exception {
+            long deadline = System.nanoTime() + within.toNanos();
+            while (JSON.readTree(send(team, "GET", "/teams/" + team + "/jobs/" + job + "/evaluations", null).body())
+                    .isEmpty()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(job + " not evaluated within " + within);
+                }
+                Thread.sleep(50);
             }
         }
 
