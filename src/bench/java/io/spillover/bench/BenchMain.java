@@ -48,6 +48,14 @@ public final class BenchMain {
                     new Recorded<>(options.command(), machine, settings, result));
             sections.put(options.replayName(), Tables.replay(result, machine, options.command()));
         }
+        if (options.runs("service")) {
+            Machine machine = Machine.describe();
+            ServiceBench.Settings settings = ServiceBench.settings(options.quick());
+            ServiceBench.Result result = ServiceBench.run(settings);
+            write(options.out().resolve("service-" + options.mode() + ".json"),
+                    new Recorded<>(options.command(), machine, settings.describe(), result));
+            sections.put("service-" + options.mode(), Tables.service(result, machine, options.command()));
+        }
         BenchmarksDoc.update(options.doc(), sections);
         System.out.println("Results: " + options.out() + "/, tables: " + options.doc());
     }

@@ -25,11 +25,12 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
 
     static final long QUICK_DAYS = 30;
     static final String USAGE = """
-            usage: BenchMain quick|full [--parts=core,replay] [--trace=PATH] [--fleet=PATH] [--window-days=D]
+            usage: BenchMain quick|full [--parts=core,replay,service] [--trace=PATH] [--fleet=PATH] [--window-days=D]
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
                                         [--label=NAME]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
-                        ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec""";
+                        ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
+                        ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
 
     static BenchOptions parse(String[] args) {
         var tokens = new ArrayList<String>();

@@ -98,6 +98,55 @@ final class Tables {
         return md.toString();
     }
 
+    static String service(ServiceBench.Result r, Machine machine, String command) {
+        var md = new StringBuilder();
+        header(md, "Service", machine, command);
+        md.append("Settings: ").append(r.settings().describe()).append(". The service runs in the runner's JVM ")
+                .append("(-Xmx8g) on its embedded PostgreSQL in a fresh data directory; the clients are ")
+                .append("`java.net.http.HttpClient` on localhost, so client and server share the cores.\n\n");
+        ServiceBench.Submissions s = r.submissions();
+        ServiceBench.Percentiles l = s.latencyMs();
+        md.append("| benchmark | figure |\n| --- | ---: |\n");
+        md.append("| submissions (all `201`, all `PENDING`) | ").append(s.count()).append(" from ").append(s.clients())
+                .append(" clients, ").append(s.errors()).append(" errors |\n");
+        md.append("| submission throughput | ").append(fixed(s.perSecond(), 0)).append(" submissions/s |\n");
+        md.append("| submission latency p50 / p95 / p99 / max | ").append(fixed(l.p50(), 1)).append(" / ")
+                .append(fixed(l.p95(), 1)).append(" / ").append(fixed(l.p99(), 1)).append(" / ").append(fixed(l.max(), 1))
+                .append(" ms |\n");
+        ServiceBench.Percentiles w = r.wakeUp().serverMs();
+        md.append("| wake-up, release (`endedAt`) → next job `STARTING`, server timestamps, p50 / p99 / max | ")
+                .append(fixed(w.p50(), 0)).append(" / ").append(fixed(w.p99(), 0)).append(" / ").append(fixed(w.max(), 0))
+                .append(" ms over ").append(w.count()).append(" releases |\n");
+        for (ServiceBench.Polling p : r.wakeUp().polling()) {
+            md.append("| polling retry every ").append(p.intervalSeconds()).append(" s: release → retry that sees it, ")
+                    .append("analytic mean / p99; simulated mean / p50 / p99 | ")
+                    .append(fixed(p.analyticMeanSeconds(), 1)).append(" / ").append(fixed(p.analyticP99Seconds(), 1))
+                    .append(" s; ").append(fixed(p.simulatedSeconds().mean(), 1)).append(" / ")
+                    .append(fixed(p.simulatedSeconds().p50(), 1)).append(" / ").append(fixed(p.simulatedSeconds().p99(), 1))
+                    .append(" s |\n");
+        }
+        ServiceBench.Release rel = r.release();
+        md.append("| queue filled over HTTP to | ").append(rel.pending()).append(" pending jobs (the last ")
+                .append(fixed(rel.fillPerSecond(), 0)).append(" submissions/s) |\n");
+        md.append("| one release with ").append(rel.pending()).append(" pending: `endedAt` → waiting job `STARTING` | ")
+                .append(fixed(rel.releaseToStartingMs(), 0)).append(" ms (stop request → `STARTING` seen by a 10 ms poll: ")
+                .append(fixed(rel.stopRequestToObservedStartingMs(), 0)).append(" ms) |\n");
+        md.append("| jobs evaluated in that cycle (database) | ").append(rel.jobsEvaluated()).append(" of ")
+                .append(rel.pending()).append(" pending; ").append(rel.waitersOnFreedOffering())
+                .append(" list the freed offering; by trigger ").append(rel.jobsEvaluatedByTrigger())
+                .append(", by team ").append(rel.jobsEvaluatedByTeam()).append(" |\n");
+        ServiceBench.Memory m = r.memory();
+        md.append("| heap used after GC: empty queue → ").append(m.pending()).append(" pending | ")
+                .append(bytes(m.heapUsedBeforeQueueBytes())).append(" → ").append(bytes(m.heapUsedAtQueueBytes()))
+                .append(" (").append(bytes(m.bytesPerPendingJob())).append(" per pending job); RSS ").append(m.rss())
+                .append(" |\n");
+        return md.toString();
+    }
+
+    private static String fixed(double value, int decimals) {
+        return String.format(Locale.ROOT, "%,." + decimals + "f", value);
+    }
+
     private static void header(StringBuilder md, String what, Machine machine, String command) {
         md.append("_").append(what).append(", measured ").append(machine.date()).append(" with `").append(command)
                 .append("` on ").append(machine.cores()).append(" cores, ").append(machine.memory()).append(" (")

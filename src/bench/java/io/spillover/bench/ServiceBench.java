@@ -1,0 +1,417 @@
+package io.spillover.bench;
+
+import io.spillover.SpilloverApplication;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The service benchmarks of SPEC §7: the service started in this JVM on its embedded PostgreSQL (a fresh data
+ * directory), the local provider on {@code src/bench/service-fleet.yml}, driven over HTTP on localhost with
+ * {@link HttpClient} from a pool of client threads.
+ * <ol>
+ *   <li>submissions that wait ({@code ml.c5.2xlarge} is held by a long job), so only the submission path is
+ *       measured: throughput and latency percentiles;</li>
+ *   <li>wake-up: a chain of one-second jobs on the one {@code ml.m5.xlarge}; each job's end releases the
+ *       instance and wakes the next. Measured on the server's own timestamps: the ended job's {@code endedAt}
+ *       to the next job's transition to {@code STARTING}. Beside it, polling retry loops simulated on the same
+ *       release times;</li>
+ *   <li>the queue filled to {@code pending} jobs; then one instance of {@code ml.c5.xlarge}, which only a few
+ *       of them list, is released by stopping the job of another team holding it: time to the waiting job's
+ *       {@code STARTING}, and which jobs were evaluated in that cycle (read from the database);</li>
+ *   <li>heap used after a full GC with that queue, in this JVM (the service's; the client's share is small).</li>
+ * </ol>
+ */
+final class ServiceBench {
+
+    static final String ADMIN_TOKEN = "service-bench-admin-token";
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** What a mode runs. */
+    record Settings(int clients, int submissions, int warmup, int releases, int pending, int waiters,
+                    List<Integer> pollIntervals) {
+
+        String describe() {
+            return ("%d client threads; %d measured submissions after %d warm-up; %d releases in the wake-up chain; "
+                    + "%d pending jobs for the release and memory; %d jobs waiting on the released offering")
+                    .formatted(clients, submissions, warmup, releases, pending, waiters);
+        }
+    }
+
+    record Percentiles(int count, double mean, double p50, double p95, double p99, double max) {
+
+        static Percentiles of(List<Double> values) {
+            double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            if (v.length == 0) {
+                return new Percentiles(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            }
+            return new Percentiles(v.length, Arrays.stream(v).average().orElse(Double.NaN), at(v, 0.50), at(v, 0.95),
+                    at(v, 0.99), v[v.length - 1]);
+        }
+
+        /** Nearest-rank percentile. */
+        private static double at(double[] sorted, double q) {
+            int rank = (int) Math.ceil(q * sorted.length);
+            return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        }
+    }
+
+    record Submissions(int clients, int count, int errors, double seconds, double perSecond, Percentiles latencyMs) {
+    }
+
+    record Polling(int intervalSeconds, double analyticMeanSeconds, double analyticP99Seconds, Percentiles simulatedSeconds) {
+    }
+
+    record WakeUp(int releases, Percentiles serverMs, List<Polling> polling, String pollingMethod) {
+    }
+
+    record Release(int pending, double fillSeconds, double fillPerSecond, int waitersOnFreedOffering,
+                   double releaseToStartingMs, double stopRequestToObservedStartingMs, int jobsEvaluated,
+                   Map<String, Integer> jobsEvaluatedByTrigger, Map<String, Integer> jobsEvaluatedByTeam,
+                   int pendingJobsListingFreedOffering) {
+    }
+
+    record Memory(int pending, long heapUsedBeforeQueueBytes, long heapUsedAtQueueBytes, double bytesPerPendingJob,
+                  long maxHeapBytes, String rss) {
+    }
+
+    record Result(Settings settings, Submissions submissions, WakeUp wakeUp, Release release, Memory memory) {
+    }
+
+    private ServiceBench() {
+    }
+
+    static Settings settings(boolean quick) {
+        return quick ? new Settings(16, 2_000, 200, 50, 10_000, 3, List.of(30, 60))
+                : new Settings(16, 10_000, 2_000, 200, 100_000, 3, List.of(30, 60));
+    }
+
+    static Result run(Settings settings) throws Exception {
+        Path dataDir = Files.createTempDirectory("spillover-bench-");
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SpilloverApplication.class).run(
+                "--spillover.data-dir=" + dataDir, "--server.port=0", "--spring.main.banner-mode=off",
+                "--spillover.bootstrap-admin-token=" + ADMIN_TOKEN,
+                "--spillover.local.fleet=file:src/bench/service-fleet.yml",
+                "--spillover.local.stop-grace=0s",
+                "--logging.level.root=WARN")) {
+            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+            var jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+            var bench = new Run(port, settings, jdbc);
+            return bench.all();
+        }
+    }
+
+    /** One run against one started service. */
+    private static final class Run {
+
+        final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        final String base;
+        final Settings settings;
+        final JdbcTemplate jdbc;
+        final Map<String, String> tokens = new LinkedHashMap<>();
+        final AtomicInteger names = new AtomicInteger();
+
+        Run(int port, Settings settings, JdbcTemplate jdbc) {
+            this.base = "http://localhost:" + port + "/api/v1";
+            this.settings = settings;
+            this.jdbc = jdbc;
+        }
+
+        Result all() throws Exception {
+            for (String team : List.of("bench", "relay", "holder")) {
+                team(team);
+            }
+            long heapBefore = heapAfterGc();
+            // Everything in parts 1 and 3 waits on ml.c5.2xlarge, held by this job.
+            submit("holder", "hold-c5-2xlarge", "ml.c5.2xlarge", 0);
+            submit("holder", "hold-c5-xlarge", "ml.c5.xlarge", 0);
+            awaitStatus("holder", "hold-c5-2xlarge", "RUNNING");
+            awaitStatus("holder", "hold-c5-xlarge", "RUNNING");
+
+            log("part 1: %d + %d submissions from %d clients".formatted(settings.warmup(), settings.submissions(), settings.clients()));
+            submitMany(settings.warmup());
+            Submissions submissions = submitMany(settings.submissions());
+            log("  %.0f submissions/s, p50 %.1f ms, p99 %.1f ms".formatted(submissions.perSecond(),
+                    submissions.latencyMs().p50(), submissions.latencyMs().p99()));
+
+            log("part 2: wake-up chain of %d releases".formatted(settings.releases()));
+            WakeUp wakeUp = wakeUp();
+            log("  server p50 %.0f ms, p99 %.0f ms".formatted(wakeUp.serverMs().p50(), wakeUp.serverMs().p99()));
+
+            int already = settings.warmup() + settings.submissions();
+            int fill = Math.max(0, settings.pending() - already - settings.waiters());
+            log("part 3: filling the queue with %d more pending jobs".formatted(fill));
+            Submissions filled = submitMany(fill);
+            for (int i = 0; i < settings.waiters(); i++) {
+                submit("bench", "waiter-" + i, "ml.c5.xlarge", 0);
+            }
+            // The scheduler may still be working through the fill's SUBMITTED wake-ups (the full run of 2026-12-02
+            // released into such a backlog and measured it): release only once the last waiter has been evaluated.
+            long settleFrom = System.nanoTime();
+            awaitEvaluated("bench", "waiter-" + (settings.waiters() - 1), Duration.ofMinutes(10));
+            log("  scheduler caught up %.1f s after the last submission".formatted((System.nanoTime() - settleFrom) / 1e9));
+            Integer pending = jdbc.queryForObject("SELECT count(*) FROM jobs WHERE status = 'PENDING'", Integer.class);
+            log("  %d pending".formatted(pending));
+            Thread.sleep(2_000);
+            long heapAtQueue = heapAfterGc();
+            Memory memory = new Memory(pending, heapBefore, heapAtQueue,
+                    (heapAtQueue - heapBefore) / (double) pending, Runtime.getRuntime().maxMemory(), rss());
+
+            long stopAt = System.nanoTime();
+            Response stopped = send("holder", "POST", "/teams/holder/jobs/hold-c5-xlarge/stop", "{}");
+            if (stopped.status() >= 300) {
+                throw new IllegalStateException("stop answered " + stopped.status() + ": " + stopped.body());
+            }
+            JsonNode waiter = awaitStatus("bench", "waiter-0", "STARTING", "RUNNING");
+            double observedMs = (System.nanoTime() - stopAt) / 1e6;
+            JsonNode holder = awaitStatus("holder", "hold-c5-xlarge", "STOPPED");
+            Instant endedAt = Instant.parse(holder.get("endedAt").asString());
+            Instant starting = transition(waiter, "STARTING");
+            Thread.sleep(3_000); // the cycle's evaluations are written by then
+            Timestamp since = Timestamp.from(endedAt.minusMillis(1));
+            Timestamp until = Timestamp.from(starting.plusSeconds(2));
+            String evaluated = """
+                    SELECT e.job_id, e.team, e.trigger FROM job_evaluations e WHERE e.at >= ? AND e.at <= ?
+                    UNION
+                    SELECT e.job_id, e.team, e.trigger FROM evaluation_repeats r JOIN job_evaluations e
+                      ON e.id = r.evaluation_id WHERE r.last_at >= ? AND r.last_at <= ?""";
+            var byTrigger = new LinkedHashMap<String, Integer>();
+            var byTeam = new LinkedHashMap<String, Integer>();
+            var jobs = new java.util.HashSet<String>();
+            jdbc.query(evaluated, rs -> {
+                jobs.add(rs.getString(1));
+                byTeam.merge(rs.getString(2), 1, Integer::sum);
+                byTrigger.merge(rs.getString(3), 1, Integer::sum);
+            }, since, until, since, until);
+            Integer listing = jdbc.queryForObject("""
+                    SELECT count(*) FROM jobs WHERE status = 'PENDING' AND team = 'bench' AND name LIKE 'waiter-%'""",
+                    Integer.class);
+            Release release = new Release(pending, filled.seconds(), filled.perSecond(), settings.waiters(),
+                    Duration.between(endedAt, starting).toNanos() / 1e6, observedMs, jobs.size(), byTrigger, byTeam,
+                    listing + 1);
+            log("  release → STARTING %.0f ms; %d jobs evaluated %s".formatted(release.releaseToStartingMs(),
+                    jobs.size(), byTrigger));
+            return new Result(settings, submissions, wakeUp, release, memory);
+        }
+
+        /** A team with room for everything the bench submits, and a MEMBER token for it. */
+        void team(String team) throws Exception {
+            expect(send(null, "PUT", "/admin/teams/" + team,
+                    "{\"displayName\": \"" + team + "\", \"weight\": 1, \"queueing\": \"BEST_EFFORT_FIFO\"}"), 201);
+            expect(send(null, "PUT", "/admin/teams/" + team + "/quotas", """
+                    {"instanceLimits": {"ml.c5.2xlarge": 1000, "ml.m5.xlarge": 1000, "ml.c5.xlarge": 1000},
+                     "maxAccelerators": 1000, "maxConcurrentJobs": 1000}"""), 200);
+            Response token = expect(send(null, "POST", "/teams/" + team + "/tokens",
+                    "{\"name\": \"bench\", \"role\": \"MEMBER\"}"), 201);
+            tokens.put(team, JSON.readTree(token.body()).get("secret").asString());
+        }
+
+        /** {@code count} jobs of team bench waiting on ml.c5.2xlarge, from the client pool; their latencies. */
+        Submissions submitMany(int count) throws Exception {
+            ExecutorService pool = Executors.newFixedThreadPool(settings.clients());
+            var next = new AtomicInteger();
+            var errors = new AtomicInteger();
+            long start = System.nanoTime();
+            List<Future<List<Double>>> futures = new ArrayList<>();
+            for (int c = 0; c < settings.clients(); c++) {
+                futures.add(pool.submit(() -> {
+                    var latencies = new ArrayList<Double>();
+                    while (next.getAndIncrement() < count) {
+                        String body = body("sub-" + names.incrementAndGet(), "ml.c5.2xlarge", 0);
+                        long t = System.nanoTime();
+                        Response r = send("bench", "POST", "/teams/bench/jobs", body);
+                        latencies.add((System.nanoTime() - t) / 1e6);
+                        if (r.status() != 201) {
+                            if (errors.incrementAndGet() <= 3) {
+                                System.err.println("submission answered " + r.status() + ": " + r.body());
+                            }
+                        }
+                    }
+                    return latencies;
+                }));
+            }
+            var all = new ArrayList<Double>();
+            for (Future<List<Double>> f : futures) {
+                all.addAll(f.get());
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            pool.shutdown();
+            return new Submissions(settings.clients(), count, errors.get(), seconds, count / seconds, Percentiles.of(all));
+        }
+
+        /**
+         * Releases + 1 one-second jobs on the one ml.m5.xlarge, submitted in order: each one's end releases the
+         * instance and wakes the next. Each start after the first is paired with the latest end before it.
+         */
+        WakeUp wakeUp() throws Exception {
+            int n = settings.releases() + 1;
+            for (int i = 0; i < n; i++) {
+                submit("relay", "chain-" + i, "ml.m5.xlarge", 1);
+            }
+            var ends = new ArrayList<Instant>();
+            var starts = new ArrayList<Instant>();
+            for (int i = 0; i < n; i++) {
+                JsonNode job = awaitStatus("relay", "chain-" + i, Duration.ofSeconds(30L + 5L * n), "COMPLETED",
+                        "FAILED", "STOPPED");
+                ends.add(Instant.parse(job.get("endedAt").asString()));
+                starts.add(transition(job, "STARTING"));
+            }
+            var wakes = new ArrayList<Double>();
+            var releases = new ArrayList<Instant>();
+            for (Instant start : starts) {
+                ends.stream().filter(e -> !e.isAfter(start)).max(Comparator.naturalOrder()).ifPresent(end -> {
+                    wakes.add(Duration.between(end, start).toNanos() / 1e6);
+                    releases.add(end);
+                });
+            }
+            var polling = new ArrayList<Polling>();
+            for (int interval : settings.pollIntervals()) {
+                polling.add(new Polling(interval, interval / 2.0, 0.99 * interval, simulatePolling(releases, interval)));
+            }
+            return new WakeUp(wakes.size(), Percentiles.of(wakes), polling,
+                    "analytic (uniform over the interval: mean interval/2, p99 0.99 x interval) and simulated: for each "
+                            + "measured release time, 1,000 retry loops with random phases (seed 7); delay = release to "
+                            + "the first retry at or after it");
+        }
+
+        static Percentiles simulatePolling(List<Instant> releases, int intervalSeconds) {
+            var random = new Random(7);
+            var delays = new ArrayList<Double>();
+            long period = intervalSeconds * 1_000_000L;
+            for (Instant release : releases) {
+                long micros = release.getEpochSecond() * 1_000_000L + release.getNano() / 1_000;
+                for (int k = 0; k < 1_000; k++) {
+                    long phase = (long) (random.nextDouble() * period);
+                    long delay = Math.floorMod(phase - micros, period);
+                    delays.add(delay / 1e6);
+                }
+            }
+            return Percentiles.of(delays);
+        }
+
+        void submit(String team, String name, String type, int runtimeSeconds) throws Exception {
+            expect(send(team, "POST", "/teams/" + team + "/jobs", body(name, type, runtimeSeconds)), 201);
+        }
+
+        /**
+         * A job on one instance of one (CPU) type, pending up to the default 24 h (a maximum pending time may be set
+         * only on accelerated types); runtime 0 means a day, so that it ends only when stopped.
+         */
+        static String body(String name, String type, int runtimeSeconds) {
+            return """
+                    {"name": "%s", "kind": "TRAINING", "instancePreferences": [{"instanceType": "%s", "instanceCount": 1}],
+                     "local": {"runtimeSeconds": %d}}"""
+                    .formatted(name, type, runtimeSeconds == 0 ? 86_400 : runtimeSeconds);
+        }
+
+        JsonNode awaitStatus(String team, String job, String... statuses) throws Exception {
+            return awaitStatus(team, job, Duration.ofSeconds(60), statuses);
+        }
+
+        JsonNode awaitStatus(String team, String job, Duration within, String... statuses) throws Exception {
+            long deadline = System.nanoTime() + within.toNanos();
+            while (true) {
+                Response r = send(team, "GET", "/teams/" + team + "/jobs/" + job, null);
+                JsonNode node = JSON.readTree(r.body());
+                if (r.status() == 200 && Arrays.asList(statuses).contains(node.get("status").asString())) {
+                    return node;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(job + " not " + Arrays.toString(statuses) + " in time: " + r.body());
+                }
+                Thread.sleep(10);
+            }
+        }
+
+        void awaitEvaluated(String team, String job, Duration within) throws Exception {
+            long deadline = System.nanoTime() + within.toNanos();
+            while (JSON.readTree(send(team, "GET", "/teams/" + team + "/jobs/" + job + "/evaluations", null).body())
+                    .isEmpty()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(job + " not evaluated within " + within);
+                }
+                Thread.sleep(50);
+            }
+        }
+
+        static Instant transition(JsonNode job, String to) {
+            for (JsonNode t : job.get("transitions")) {
+                if (to.equals(t.get("to").asString())) {
+                    return Instant.parse(t.get("at").asString());
+                }
+            }
+            throw new IllegalStateException("no transition to " + to + " in " + job);
+        }
+
+        record Response(int status, String body) {
+        }
+
+        Response send(String team, String method, String path, String body) throws IOException, InterruptedException {
+            var request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Bearer " + (team == null ? ADMIN_TOKEN : tokens.get(team)))
+                    .header("Content-Type", "application/json")
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                    .build();
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.body());
+        }
+
+        static Response expect(Response r, int status) {
+            if (r.status() != status) {
+                throw new IllegalStateException("expected " + status + ", got " + r.status() + ": " + r.body());
+            }
+            return r;
+        }
+    }
+
+    /** Heap used after a full collection (requested twice; the JVM may take it as a hint). */
+    static long heapAfterGc() throws InterruptedException {
+        var memory = ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 2; i++) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+
+    /** The JVM's resident set (VmRSS of /proc/self/status), as the kernel gives it. */
+    static String rss() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmRSS:"))
+                    .map(l -> l.substring(6).strip()).findFirst().orElse("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    static void log(String line) {
+        System.out.println("[service] " + line);
+    }
+}
