@@ -46,12 +46,15 @@ class ConsoleBrowserTest extends ApiTest {
 
     @BeforeAll
     static void launchChromium() {
-        playwright = Playwright.create();
+        // The system's Chromium where there is one (CI installs Debian's); elsewhere Playwright's own browser.
+        Path system = Paths.get("/usr/bin/chromium");
+        boolean useSystem = Files.isExecutable(system);
+        playwright = Playwright.create(new Playwright.CreateOptions()
+                .setEnv(useSystem ? Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1") : Map.of()));
         var options = new BrowserType.LaunchOptions().setHeadless(true).setArgs(List.of("--no-sandbox",
                 "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--no-first-run"));
-        Path system = Paths.get("/usr/bin/chromium");
-        if (Files.isExecutable(system)) {
+        if (useSystem) {
             options.setExecutablePath(system);
         }
         browser = playwright.chromium().launch(options);
