@@ -290,7 +290,7 @@ class PlacementEndToEndTest extends ApiTest {
                 }, jobs -> jobs.size() == count && jobs.stream().allMatch(j ->
                         j.get("status").asString().equals("RUNNING")
                                 || j.get("status").asString().equals("PENDING")
-                                && !evaluations(team, j.get("name").asString()).isEmpty()));
+                                && waitsAfterEvaluation(team, j.get("name").asString())));
     }
 
     private static boolean isOn(JsonNode job, String instanceType) {
@@ -327,5 +327,14 @@ class PlacementEndToEndTest extends ApiTest {
             }
         }
         throw new AssertionError("no transition to " + status);
+    }
+
+    /**
+     * Whether a job listed as PENDING was evaluated and left waiting. The list and the evaluations are read
+     * one after the other, so a job placed in between shows a selection here and is read again.
+     */
+    private boolean waitsAfterEvaluation(String team, String job) {
+        JsonNode evaluations = evaluations(team, job);
+        return !evaluations.isEmpty() && !evaluations.get(0).get("outcome").asString().equals("SELECTED");
     }
 }
