@@ -141,8 +141,7 @@ class AdminPages {
         try {
             redirect.addFlashAttribute("flash", change.get());
         } catch (InvalidRequestException e) {
-            redirect.addFlashAttribute("flashError", String.join("; ", e.violations().stream()
-                    .map(v -> v.field() + ": " + v.message()).toList()));
+            redirect.addFlashAttribute("flashError", e.summary());
         } catch (NotFoundException | ConflictException e) {
             redirect.addFlashAttribute("flashError", e.getMessage());
         }

@@ -48,8 +48,7 @@ class ConsoleAdvice {
 
     @ExceptionHandler(InvalidRequestException.class)
     String invalid(InvalidRequestException e, Model model, HttpServletResponse response) {
-        return error(400, String.join("; ", e.violations().stream().map(v -> v.field() + ": " + v.message())
-                .toList()), model, response);
+        return error(400, e.summary(), model, response);
     }
 
     /** An error page; exception handlers get a fresh model, so the signed-in person is added again. */

@@ -57,8 +57,7 @@ class TeamPages {
                     null, JobForm.blankToNull(description)), caller.name());
             redirect.addFlashAttribute("flash", "Saved " + saved.name() + " v" + saved.version());
         } catch (InvalidRequestException e) {
-            redirect.addFlashAttribute("flashError", String.join("; ", e.violations().stream()
-                    .map(v -> v.field() + ": " + v.message()).toList()));
+            redirect.addFlashAttribute("flashError", e.summary());
         }
         return "redirect:/teams/" + team + "/profiles";
     }

@@ -142,7 +142,7 @@ class ApiErrors extends ResponseEntityExceptionHandler {
 
     static ProblemDetail invalidProblem(List<Violation> violations) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                violations.stream().map(v -> v.field() + ": " + v.message()).collect(Collectors.joining("; ")));
+                InvalidRequestException.summary(violations));
         problem.setType(INVALID);
         problem.setTitle("Invalid request");
         problem.setProperty("errors", violations);

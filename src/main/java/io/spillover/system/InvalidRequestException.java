@@ -20,4 +20,13 @@ public class InvalidRequestException extends RuntimeException {
     public List<Violation> violations() {
         return violations;
     }
+
+    /** Every violation on one line, {@code field: message; field: message}, for a page or a problem's detail. */
+    public String summary() {
+        return summary(violations);
+    }
+
+    static String summary(List<Violation> violations) {
+        return String.join("; ", violations.stream().map(v -> v.field() + ": " + v.message()).toList());
+    }
 }
