@@ -27,12 +27,12 @@ public class Leadership {
         this.dataSource = dataSource;
     }
 
-    /** Whether this instance leads now: keeps the lock it holds, or tries to take it. */
     /** Whether this instance held the lock when last asked; for metrics and health, without a database call. */
     public boolean leading() {
         return leading;
     }
 
+    /** Whether this instance leads now: keeps the lock it holds, or tries to take it. */
     synchronized boolean lead() {
         leading = tryLead();
         return leading;

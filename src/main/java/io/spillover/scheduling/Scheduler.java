@@ -1,5 +1,7 @@
 package io.spillover.scheduling;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.spillover.capacity.Offerings;
 import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.JobStatus;
@@ -39,12 +41,15 @@ class Scheduler implements SmartLifecycle {
     private final ApplicationEventPublisher events;
     private final SchedulingProperties properties;
     private final Clock clock;
+    private final Timer eventCycles;
+    private final Timer sweepCycles;
     private volatile boolean running;
     private Thread thread;
 
     Scheduler(Leadership leadership, Wakeups wakeups, SchedulingCycle cycle, JobLifecycle lifecycle,
               Offerings offerings, PlanService plans, CapacityProvider provider, Launcher launcher,
-              ApplicationEventPublisher events, SchedulingProperties properties, Clock clock) {
+              ApplicationEventPublisher events, SchedulingProperties properties, Clock clock,
+              MeterRegistry registry) {
         this.plans = plans;
         this.leadership = leadership;
         this.wakeups = wakeups;
@@ -56,6 +61,14 @@ class Scheduler implements SmartLifecycle {
         this.events = events;
         this.properties = properties;
         this.clock = clock;
+        this.eventCycles = cycleTimer(registry, "events");
+        this.sweepCycles = cycleTimer(registry, "sweep");
+    }
+
+    private static Timer cycleTimer(MeterRegistry registry, String scope) {
+        return Timer.builder("spillover.scheduling.cycle")
+                .description("One scheduling cycle: snapshot, decisions and their transaction; scope events or sweep")
+                .tag("scope", scope).publishPercentileHistogram().register(registry);
     }
 
     @Override
@@ -105,12 +118,13 @@ class Scheduler implements SmartLifecycle {
                                 Optional.of(now.plus(properties.leaderRetryInterval())))
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
                 Scope scope = wakeups.await(wakeAt);
-                if (!clock.instant().isBefore(nextSweep)) {
+                boolean sweep = !clock.instant().isBefore(nextSweep);
+                if (sweep) {
                     reconcile();
                     scope.and(Scope.everything(Trigger.SWEEP));
                     nextSweep = clock.instant().plus(properties.sweepInterval());
                 }
-                cycle.run(scope);
+                (sweep ? sweepCycles : eventCycles).record(() -> cycle.run(scope));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

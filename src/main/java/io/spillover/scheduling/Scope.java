@@ -59,6 +59,11 @@ final class Scope {
         return all != null;
     }
 
+    /** The trigger of an evaluation of every pending job, or null when the scope is narrower. */
+    Trigger all() {
+        return all;
+    }
+
     Map<UUID, Trigger> jobs() {
         return jobs;
     }
