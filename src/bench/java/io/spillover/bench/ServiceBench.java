@@ -1,5 +1,7 @@
 package io.spillover.bench;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.spillover.SpilloverApplication;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -22,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -88,7 +91,17 @@ final class ServiceBench {
     record Polling(int intervalSeconds, double analyticMeanSeconds, double analyticP99Seconds, Percentiles simulatedSeconds) {
     }
 
-    record WakeUp(int releases, Percentiles serverMs, List<Polling> polling, String pollingMethod) {
+    /**
+     * @param slowReleases releases that took more than 100 ms to the next {@code STARTING}
+     * @param sweeps       the safety sweeps that ran during the chain: each evaluates every pending job (the
+     *                     part 1 queue), and a release that lands in one waits for it
+     */
+    record WakeUp(int releases, Percentiles serverMs, List<Polling> polling, String pollingMethod, int slowReleases,
+                  Sweeps sweeps) {
+    }
+
+    /** Sweep cycles over a stretch of time, from the scheduler's {@code spillover.scheduling.cycle} timer. */
+    record Sweeps(long count, double meanMs, double shareOfTime) {
     }
 
     record Release(int pending, double fillSeconds, double fillPerSecond, int waitersOnFreedOffering,
@@ -122,7 +135,7 @@ final class ServiceBench {
                 "--logging.level.root=WARN")) {
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
             var jdbc = new JdbcTemplate(context.getBean(DataSource.class));
-            var bench = new Run(port, settings, jdbc);
+            var bench = new Run(port, settings, jdbc, context.getBean(MeterRegistry.class));
             return bench.all();
         }
     }
@@ -135,10 +148,12 @@ final class ServiceBench {
         final String base;
         final Settings settings;
         final JdbcTemplate jdbc;
+        final MeterRegistry registry;
         final Map<String, String> tokens = new LinkedHashMap<>();
         final AtomicInteger names = new AtomicInteger();
 
-        Run(int port, Settings settings, JdbcTemplate jdbc) {
+        Run(int port, Settings settings, JdbcTemplate jdbc, MeterRegistry registry) {
+            this.registry = registry;
             this.base = "http://localhost:" + port + "/api/v1";
             this.settings = settings;
             this.jdbc = jdbc;
@@ -271,6 +286,10 @@ final class ServiceBench {
          * instance and wakes the next. Each start after the first is paired with the latest end before it.
          */
         WakeUp wakeUp() throws Exception {
+            Timer sweepTimer = registry.get("spillover.scheduling.cycle").tag("scope", "sweep").timer();
+            long sweepsBefore = sweepTimer.count();
+            double sweepMsBefore = sweepTimer.totalTime(TimeUnit.MILLISECONDS);
+            long chainFrom = System.nanoTime();
             int n = settings.releases() + 1;
             for (int i = 0; i < n; i++) {
                 submit("relay", "chain-" + i, "ml.m5.xlarge", 1);
@@ -283,6 +302,10 @@ final class ServiceBench {
                 ends.add(Instant.parse(job.get("endedAt").asString()));
                 starts.add(transition(job, "STARTING"));
             }
+            double chainMs = (System.nanoTime() - chainFrom) / 1e6;
+            long sweeps = sweepTimer.count() - sweepsBefore;
+            double sweepMs = sweepTimer.totalTime(TimeUnit.MILLISECONDS) - sweepMsBefore;
+            var sweepStats = new Sweeps(sweeps, sweeps == 0 ? 0 : sweepMs / sweeps, sweepMs / chainMs);
             var wakes = new ArrayList<Double>();
             var releases = new ArrayList<Instant>();
             for (Instant start : starts) {
@@ -295,10 +318,11 @@ final class ServiceBench {
             for (int interval : settings.pollIntervals()) {
                 polling.add(new Polling(interval, interval / 2.0, 0.99 * interval, simulatePolling(releases, interval)));
             }
+            int slow = (int) wakes.stream().filter(ms -> ms > 100).count();
             return new WakeUp(wakes.size(), Percentiles.of(wakes), polling,
                     "analytic (uniform over the interval: mean interval/2, p99 0.99 x interval) and simulated: for each "
                             + "measured release time, 1,000 retry loops with random phases (seed 7); delay = release to "
-                            + "the first retry at or after it");
+                            + "the first retry at or after it", slow, sweepStats);
         }
 
         static Percentiles simulatePolling(List<Instant> releases, int intervalSeconds) {

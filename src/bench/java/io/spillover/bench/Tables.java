@@ -117,6 +117,10 @@ final class Tables {
         md.append("| wake-up, release (`endedAt`) → next job `STARTING`, server timestamps, p50 / p99 / max | ")
                 .append(fixed(w.p50(), 0)).append(" / ").append(fixed(w.p99(), 0)).append(" / ").append(fixed(w.max(), 0))
                 .append(" ms over ").append(w.count()).append(" releases |\n");
+        ServiceBench.Sweeps sweeps = r.wakeUp().sweeps();
+        md.append("| releases slower than 100 ms; safety sweeps during the chain: count, mean time, share of the chain's time | ")
+                .append(r.wakeUp().slowReleases()).append(" of ").append(w.count()).append("; ").append(sweeps.count())
+                .append(", ").append(fixed(sweeps.meanMs(), 0)).append(" ms, ").append(fixed(100 * sweeps.shareOfTime(), 2)).append(" % |\n");
         for (ServiceBench.Polling p : r.wakeUp().polling()) {
             md.append("| polling retry every ").append(p.intervalSeconds()).append(" s: release → retry that sees it, ")
                     .append("analytic mean / p99; simulated mean / p50 / p99 | ")

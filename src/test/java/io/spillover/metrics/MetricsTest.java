@@ -29,7 +29,9 @@ class MetricsTest extends ApiTest {
                 .contains("spillover_placement_fallback_depth_count")
                 .contains("spillover_offering_utilization{instance_type=\"ml.g6.48xlarge\",region=\"us-east-1\","
                         + "source=\"on-demand\"} 1.0")
-                .contains("spillover_leader 1.0");
+                .contains("spillover_leader 1.0")
+                .contains("spillover_scheduling_cycle_seconds_count{scope=\"events\"}")
+                .contains("spillover_scheduling_cycle_seconds_count{scope=\"sweep\"}");
     }
 
     @Test
