@@ -4,7 +4,10 @@ import io.spillover.placement.Decision;
 import io.spillover.placement.EntryVerdict;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -46,25 +49,49 @@ class JobHistory {
     /** Logs the evaluation, or counts it as a repeat of the job's previous one when nothing differs. */
     @Transactional(propagation = Propagation.MANDATORY)
     void record(UUID jobId, String team, Decision decision, String trigger, Instant at) {
-        String digest = digest(decision);
-        int repeated = jdbc.sql("""
-                        INSERT INTO evaluation_repeats (evaluation_id, repeats, last_at)
-                        SELECT last_evaluation_id, 1, ? FROM jobs
-                         WHERE id = ? AND last_evaluation_digest = ? AND last_evaluation_id IS NOT NULL
-                        ON CONFLICT (evaluation_id) DO UPDATE
-                           SET repeats = evaluation_repeats.repeats + 1, last_at = excluded.last_at""")
-                .params(Timestamp.from(at), jobId, digest).update();
-        if (repeated > 0) {
+        recordAll(List.of(new JobLifecycle.Evaluated(jobId, team, decision, trigger)), at);
+    }
+
+    /**
+     * Logs a cycle's evaluations. A sweep re-evaluates every pending job and most come out as before, so the
+     * repeats are counted in one statement for all of them, and only the evaluations that differ are written.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void recordAll(List<JobLifecycle.Evaluated> evaluated, Instant at) {
+        if (evaluated.isEmpty()) {
             return;
         }
-        Integer selected = decision.selected().map(EntryVerdict::index).orElse(null);
-        long id = jdbc.sql("INSERT INTO job_evaluations (job_id, team, at, trigger, outcome, selected_index, entries)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?::jsonb) RETURNING id")
-                .params(jobId, team, Timestamp.from(at), trigger, decision.outcome().name(), selected,
-                        JSON.writeValueAsString(decision.entries()))
-                .query(Long.class).single();
-        jdbc.sql("UPDATE jobs SET last_evaluation_id = ?, last_evaluation_digest = ? WHERE id = ?")
-                .params(id, digest, jobId).update();
+        var digests = new LinkedHashMap<UUID, String>();
+        evaluated.forEach(e -> digests.put(e.jobId(), digest(e.decision())));
+        Set<UUID> repeated = new HashSet<>(jdbc.sql("""
+                        WITH evaluated (id, digest) AS (
+                                 SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:digests AS text[]))),
+                             unchanged AS (
+                                 SELECT j.id, j.last_evaluation_id FROM jobs j JOIN evaluated e ON e.id = j.id
+                                  WHERE j.last_evaluation_digest = e.digest AND j.last_evaluation_id IS NOT NULL),
+                             counted AS (
+                                 INSERT INTO evaluation_repeats (evaluation_id, repeats, last_at)
+                                 SELECT last_evaluation_id, 1, :at FROM unchanged
+                                 ON CONFLICT (evaluation_id) DO UPDATE
+                                    SET repeats = evaluation_repeats.repeats + 1, last_at = excluded.last_at)
+                        SELECT id FROM unchanged""")
+                .param("ids", digests.keySet().toArray(UUID[]::new))
+                .param("digests", digests.values().toArray(String[]::new))
+                .param("at", Timestamp.from(at))
+                .query(UUID.class).list());
+        for (JobLifecycle.Evaluated e : evaluated) {
+            if (repeated.contains(e.jobId())) {
+                continue;
+            }
+            Integer selected = e.decision().selected().map(EntryVerdict::index).orElse(null);
+            long id = jdbc.sql("INSERT INTO job_evaluations (job_id, team, at, trigger, outcome, selected_index,"
+                            + " entries) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb) RETURNING id")
+                    .params(e.jobId(), e.team(), Timestamp.from(at), e.trigger(), e.decision().outcome().name(),
+                            selected, JSON.writeValueAsString(e.decision().entries()))
+                    .query(Long.class).single();
+            jdbc.sql("UPDATE jobs SET last_evaluation_id = ?, last_evaluation_digest = ? WHERE id = ?")
+                    .params(id, digests.get(e.jobId()), e.jobId()).update();
+        }
     }
 
     List<TransitionView> transitions(UUID jobId) {

@@ -98,11 +98,12 @@ public class JobLifecycle {
 
     /** Logs evaluations that placed nothing (counted only when unchanged). */
     @Transactional
-    public void recordWaiting(List<WaitingJob> waiting, Instant now) {
-        waiting.forEach(w -> history.record(w.jobId(), w.team(), w.decision(), w.trigger(), now));
+    public void recordWaiting(List<Evaluated> waiting, Instant now) {
+        history.recordAll(waiting, now);
     }
 
-    public record WaitingJob(UUID jobId, String team, Decision decision, String trigger) {
+    /** One job's evaluation in a cycle, and what woke the cycle for it. */
+    public record Evaluated(UUID jobId, String team, Decision decision, String trigger) {
     }
 
     /** The provider refused the launch for capacity: mark the offering, give back capacity, queue again. */

@@ -71,14 +71,14 @@ class SchedulingCycle {
         Capacity snapshot = capacity.snapshot();
         List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream().map(QueuedJob::queued).toList();
         List<QueuePass.Outcome<UUID>> outcomes = pass.decide(queue, snapshot, now);
-        var waiting = new ArrayList<JobLifecycle.WaitingJob>();
+        var waiting = new ArrayList<JobLifecycle.Evaluated>();
         for (QueuePass.Outcome<UUID> outcome : outcomes) {
             QueuedRequest<UUID> job = outcome.job();
             String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job)).name();
             if (outcome.decision().isSelected()) {
                 commit(job.id(), outcome.decision(), trigger, now);
             } else {
-                waiting.add(new JobLifecycle.WaitingJob(job.id(), job.request().team(), outcome.decision(), trigger));
+                waiting.add(new JobLifecycle.Evaluated(job.id(), job.request().team(), outcome.decision(), trigger));
             }
         }
         lifecycle.recordWaiting(waiting, now);
