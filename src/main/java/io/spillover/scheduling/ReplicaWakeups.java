@@ -42,8 +42,6 @@ class ReplicaWakeups implements SmartLifecycle {
     private final JdbcClient jdbc;
     private final Wakeups wakeups;
     private final Leadership leadership;
-    /** Tells this instance's notifications from the others'. */
-    private final String instance = UUID.randomUUID().toString();
     private volatile boolean running;
     private Thread thread;
 
@@ -56,25 +54,25 @@ class ReplicaWakeups implements SmartLifecycle {
 
     /** Announces a wake-up to the leader; within a transaction, only if and when it commits. */
     void announce(Scope scope) {
-        jdbc.sql("SELECT pg_notify(?, ?)").params(CHANNEL, encode(instance, scope)).query().singleValue();
+        jdbc.sql("SELECT pg_notify(?, ?)").params(CHANNEL, encode(scope)).query().singleValue();
     }
 
-    static String encode(String from, Scope scope) {
+    static String encode(Scope scope) {
         var offerings = new ArrayList<WireOffering>();
         scope.offerings().forEach((key, trigger) -> offerings.add(
                 new WireOffering(key.region(), key.instanceType(), key.source(), trigger)));
-        String payload = JSON.writeValueAsString(new Wire(from, scope.all(), scope.jobs(), scope.teams(), offerings));
+        String payload = JSON.writeValueAsString(new Wire(scope.all(), scope.jobs(), scope.teams(), offerings));
         return payload.getBytes(StandardCharsets.UTF_8).length <= MAX_PAYLOAD ? payload
-                : JSON.writeValueAsString(new Wire(from, Trigger.SWEEP, Map.of(), Map.of(), List.of()));
+                : JSON.writeValueAsString(new Wire(Trigger.SWEEP, Map.of(), Map.of(), List.of()));
     }
 
-    /** The sender and the scope of a payload. */
+    /** The scope a payload carries. */
     static Wire decode(String payload) {
         return JSON.readValue(payload, Wire.class);
     }
 
-    /** A wake-up as it travels: who sent it, and the scope's parts. */
-    record Wire(String from, Trigger all, Map<UUID, Trigger> jobs, Map<String, Trigger> teams,
+    /** A wake-up as it travels: the scope's parts. */
+    record Wire(Trigger all, Map<UUID, Trigger> jobs, Map<String, Trigger> teams,
                 List<WireOffering> offerings) {
 
         Wire {
@@ -164,7 +162,8 @@ class ReplicaWakeups implements SmartLifecycle {
             log.warn("Ignored a wake-up this version cannot read ({}); the next sweep covers it", e.getMessage());
             return;
         }
-        if (!instance.equals(wire.from()) && leadership.leading()) {
+        // An instance hears its own announcements too: those it made before it took the lead still concern it.
+        if (leadership.leading()) {
             wakeups.add(wire.scope());
         }
     }
