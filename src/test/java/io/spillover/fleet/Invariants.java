@@ -99,13 +99,11 @@ final class Invariants {
                         matcher.group(2), job.describe());
             }
         });
-        Map<String, String> status = new HashMap<>();
         Map<String, Set<String>> inProgress = new HashMap<>();
         Set<String> reported = new HashSet<>();
         for (FakeSageMaker.StatusChange change : evidence.providerChanges()) {
             Matcher matcher = PROVIDER_NAME.matcher(change.name());
             String job = matcher.matches() ? matcher.group(1) : change.name();
-            status.put(change.name(), change.status());
             Set<String> running = inProgress.computeIfAbsent(job, j -> new LinkedHashSet<>());
             if ("InProgress".equals(change.status())) {
                 running.add(change.name());
@@ -148,7 +146,7 @@ final class Invariants {
                     continue;
                 }
                 holds.put(t.jobId(), hold);
-                within(holds, "offering " + hold.offering(), h -> h.offering(), hold.offering(),
+                within(holds, "offering " + hold.offering(), Hold::offering, hold.offering(),
                         limits.offerings().get(hold.offering()), t, who);
                 if (hold.plan() != null) {
                     within(holds, "training plan " + hold.plan(), Hold::plan, hold.plan(),

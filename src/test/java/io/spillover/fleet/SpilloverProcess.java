@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,6 +30,7 @@ final class SpilloverProcess {
     private final Process process;
     private final Path out;
     private final Path err;
+    private final Map<String, Api> apis = new ConcurrentHashMap<>();
     private volatile boolean killed;
     private volatile Instant killedAt;
 
@@ -69,8 +72,9 @@ final class SpilloverProcess {
         return name;
     }
 
+    /** A client of this instance's API sending {@code token}; one per token, reused. */
     Api api(String token) {
-        return new Api(port, token);
+        return apis.computeIfAbsent(token, t -> new Api(port, t));
     }
 
     boolean alive() {
