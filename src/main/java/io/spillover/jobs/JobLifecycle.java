@@ -29,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.orm.ObjectOptimisticLockingFailureException;
 import org.springframework.stereotype.Service;
@@ -287,14 +288,17 @@ public class JobLifecycle {
 
     /**
      * Runs a change in its own transaction, again when a concurrent change of the same job won (the
-     * scheduler placing it while a user stops it, say): each try reads the job afresh.
+     * scheduler placing it while a user stops it, say): each try reads the job afresh. A refused counter
+     * is the same race seen first from the capacity side: two reports of one end (the provider's watch and
+     * the reconciling sweep, or two instances) both read the job holding capacity, and the loser's release
+     * would take a use counter below zero.
      */
     private void inTransaction(Runnable change) {
         for (int attempt = 1; ; attempt++) {
             try {
                 transactions.executeWithoutResult(status -> change.run());
                 return;
-            } catch (ObjectOptimisticLockingFailureException e) {
+            } catch (ObjectOptimisticLockingFailureException | DataIntegrityViolationException e) {
                 if (attempt == CONFLICT_RETRIES) {
                     throw e;
                 }

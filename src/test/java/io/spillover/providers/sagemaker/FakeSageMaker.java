@@ -14,14 +14,22 @@ import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -32,10 +40,17 @@ import tools.jackson.databind.node.ObjectNode;
  * through their lives: {@code POST /} with {@code X-Amz-Target: SageMaker.<Operation>}, bodies and errors
  * shaped as the SageMaker API Reference documents them. Tests move jobs along, inject faults (throttling,
  * 500s, lost answers, capacity errors) and read the requests from WireMock's journal.
+ *
+ * <p>It also keeps the provider's own record, which outlives any Spillover process that called it: every
+ * create as it was answered, every change of a job's status in one order, and the most instances of each type
+ * in progress at once. With {@link #autoPlay} jobs run through their lives by themselves, so a queue drains
+ * without a test moving each job.
  */
-final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
+public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
+    /** A training job's hyperparameter that {@link #autoPlay} reads as its run time in milliseconds. */
+    public static final String RUNTIME_MILLIS = "fake-runtime-ms";
     static final String CAPACITY_ERROR = "CapacityError: Unable to provision requested ML compute capacity."
             + " Please retry using a different ML instance type.";
 
@@ -54,6 +69,29 @@ final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
             this.training = training;
             this.request = request;
         }
+
+        String instanceType() {
+            return training ? request.path("ResourceConfig").path("InstanceType").asString("")
+                    : request.path("ProcessingResources").path("ClusterConfig").path("InstanceType").asString("");
+        }
+
+        int instanceCount() {
+            return training ? request.path("ResourceConfig").path("InstanceCount").asInt(0)
+                    : request.path("ProcessingResources").path("ClusterConfig").path("InstanceCount").asInt(0);
+        }
+    }
+
+    /** One CreateTrainingJob or CreateProcessingJob call, as answered: {@code created} false for ResourceInUse. */
+    public record Create(String name, String instanceType, int instanceCount, Instant at, boolean created) {
+    }
+
+    /** A job's status as it changed; {@code seq} orders the changes of all jobs. */
+    public record StatusChange(long seq, Instant at, String name, String instanceType, int instanceCount,
+                               String status, String secondary) {
+    }
+
+    /** The most instances of a type that were InProgress at once, when that was first reached, and on which jobs. */
+    public record Peak(String instanceType, int instances, Instant at, List<String> jobs) {
     }
 
     /** What the next call of an operation gets instead of its answer. */
@@ -66,14 +104,28 @@ final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     private final Map<String, Deque<Injected>> injected = new ConcurrentHashMap<>();
     private final Set<String> failWithCapacityError = ConcurrentHashMap.newKeySet();
     private volatile boolean outage;
+    /** Guards every change of a job's status and the record of it, so the record has one order. */
+    private final Object books = new Object();
+    private final List<Create> creates = new ArrayList<>();
+    private final List<StatusChange> changes = new ArrayList<>();
+    private final Map<String, Peak> peaks = new TreeMap<>();
+    private final AtomicReference<Consumer<String>> onNextCreate = new AtomicReference<>();
+    private final AtomicReference<Consumer<String>> beforeNextCreate = new AtomicReference<>();
+    private final ScheduledExecutorService player = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "fake-sagemaker-player");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile Duration startingFor;
+    private volatile Duration defaultRuntime;
 
-    FakeSageMaker() {
+    public FakeSageMaker() {
         server = new WireMockServer(WireMockConfiguration.options().dynamicPort().extensions(this));
         server.start();
         server.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200)));
     }
 
-    String endpoint() {
+    public String endpoint() {
         return "http://localhost:" + server.port();
     }
 
@@ -84,6 +136,16 @@ final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         failWithCapacityError.clear();
         outage = false;
         server.resetRequests();
+        synchronized (books) {
+            creates.clear();
+            changes.clear();
+            peaks.clear();
+        }
+    }
+
+    public void stop() {
+        player.shutdownNow();
+        server.stop();
     }
 
     // --- what tests do -------------------------------------------------------------------------------------
@@ -110,18 +172,68 @@ final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
 
     void move(String name, String status, String secondary, String message) {
         FakeJob job = jobs.get(name);
-        synchronized (job) {
-            job.status = status;
-            job.secondary = secondary;
-            job.message = message;
-            if ("Failed".equals(status)) {
-                job.failureReason = message;
+        synchronized (books) {
+            synchronized (job) {
+                job.status = status;
+                job.secondary = secondary;
+                job.message = message;
+                if ("Failed".equals(status)) {
+                    job.failureReason = message;
+                }
+                job.modified = later(job.modified);
             }
-            job.modified = later(job.modified);
+            recordChange(name, job);
         }
     }
 
-    void plan(String arn, String status, int total, int available, Instant start, Instant end) {
+    /**
+     * From now on every job created runs by itself: InProgress/Starting for {@code startingFor}, then
+     * InProgress/Training for its run time (the {@link #RUNTIME_MILLIS} hyperparameter, else
+     * {@code defaultRuntime}), then Completed, unless it was stopped or failed meanwhile.
+     */
+    public void autoPlay(Duration startingFor, Duration defaultRuntime) {
+        this.startingFor = startingFor;
+        this.defaultRuntime = defaultRuntime;
+    }
+
+    /**
+     * The next create is made, then {@code beforeAnswering} runs with the job's name, then the answer is sent:
+     * a caller that {@code beforeAnswering} kills dies after its launch took effect and before it heard of it.
+     */
+    public void onNextCreate(Consumer<String> beforeAnswering) {
+        onNextCreate.set(beforeAnswering);
+    }
+
+    /**
+     * The next create runs {@code instead} with the job's name and is not made (it answers 500): a caller
+     * that {@code instead} kills dies after it decided to launch and before the launch reached SageMaker.
+     */
+    public void beforeNextCreate(Consumer<String> instead) {
+        beforeNextCreate.set(instead);
+    }
+
+    /** Every create call so far, in the order answered. */
+    public List<Create> creates() {
+        synchronized (books) {
+            return List.copyOf(creates);
+        }
+    }
+
+    /** Every change of a job's status so far, creation included, in the order they happened. */
+    public List<StatusChange> changes() {
+        synchronized (books) {
+            return List.copyOf(changes);
+        }
+    }
+
+    /** Per instance type, the most instances that were InProgress at any one moment. */
+    public Map<String, Peak> peaks() {
+        synchronized (books) {
+            return Map.copyOf(peaks);
+        }
+    }
+
+    public void plan(String arn, String status, int total, int available, Instant start, Instant end) {
         ObjectNode plan = JSON.createObjectNode();
         plan.put("TrainingPlanArn", arn);
         plan.put("TrainingPlanName", arn.substring(arn.lastIndexOf('/') + 1));
@@ -203,28 +315,84 @@ final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     }
 
     private ResponseDefinition create(boolean training, String name, JsonNode body) {
-        if (jobs.containsKey(name)) {
-            return error(400, "ResourceInUse", (training ? "Training" : "Processing") + " job names must be unique"
-                    + " within an AWS account and region, and a job with this name already exists ("
-                    + name + ")");
+        Consumer<String> instead = beforeNextCreate.getAndSet(null);
+        if (instead != null) {
+            instead.accept(name);
+            return error(500, "InternalFailure", "We encountered an internal error. Please try again.");
         }
         FakeJob job = new FakeJob(training, body);
-        if (!training) {
-            job.secondary = null;
-            job.message = null;
+        synchronized (books) {
+            if (jobs.containsKey(name)) {
+                creates.add(new Create(name, job.instanceType(), job.instanceCount(), Instant.now(), false));
+                return error(400, "ResourceInUse", (training ? "Training" : "Processing") + " job names must be"
+                        + " unique within an AWS account and region, and a job with this name already exists ("
+                        + name + ")");
+            }
+            if (!training) {
+                job.secondary = null;
+                job.message = null;
+            }
+            String type = training ? job.instanceType() : "";
+            if (failWithCapacityError.contains(type)) {
+                job.status = "Failed";
+                job.secondary = "Failed";
+                job.failureReason = CAPACITY_ERROR;
+                job.message = CAPACITY_ERROR;
+            }
+            jobs.put(name, job);
+            creates.add(new Create(name, job.instanceType(), job.instanceCount(), job.created, true));
+            recordChange(name, job);
         }
-        String type = training ? body.path("ResourceConfig").path("InstanceType").asString("") : "";
-        if (failWithCapacityError.contains(type)) {
-            job.status = "Failed";
-            job.secondary = "Failed";
-            job.failureReason = CAPACITY_ERROR;
-            job.message = CAPACITY_ERROR;
+        if (startingFor != null && "InProgress".equals(job.status)) {
+            play(name, job);
         }
-        jobs.put(name, job);
+        Consumer<String> hook = onNextCreate.getAndSet(null);
+        if (hook != null) {
+            hook.accept(name);
+        }
         ObjectNode out = JSON.createObjectNode();
         out.put(training ? "TrainingJobArn" : "ProcessingJobArn", "arn:aws:sagemaker:us-east-1:111122223333:"
                 + (training ? "training-job/" : "processing-job/") + name);
         return ok(out);
+    }
+
+    private void play(String name, FakeJob job) {
+        String millis = job.request.path("HyperParameters").path(RUNTIME_MILLIS).asString("");
+        Duration runtime = millis.isEmpty() ? defaultRuntime : Duration.ofMillis(Long.parseLong(millis));
+        player.schedule(() -> advance(name, job, "Training", "Training image download completed. Training in"
+                + " progress."), startingFor.toMillis(), TimeUnit.MILLISECONDS);
+        player.schedule(() -> advance(name, job, "Completed", "Training job completed"),
+                startingFor.plus(runtime).toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Moves a job on along its life, unless it ended another way (stopped) meanwhile. */
+    private void advance(String name, FakeJob job, String secondary, String message) {
+        synchronized (books) {
+            if (!"InProgress".equals(job.status)) {
+                return;
+            }
+            boolean done = "Completed".equals(secondary);
+            move(name, done ? "Completed" : "InProgress", job.training ? secondary : null, message);
+        }
+    }
+
+    /** Logs the job's status as it is now and counts what is in progress on its type; the caller holds the books. */
+    private void recordChange(String name, FakeJob job) {
+        Instant at = Instant.now();
+        changes.add(new StatusChange(changes.size() + 1, at, name, job.instanceType(), job.instanceCount(),
+                job.status, job.secondary));
+        String type = job.instanceType();
+        var running = new LinkedHashMap<String, Integer>();
+        jobs.forEach((other, fake) -> {
+            if (fake.instanceType().equals(type) && "InProgress".equals(fake.status)) {
+                running.put(other, fake.instanceCount());
+            }
+        });
+        int instances = running.values().stream().mapToInt(Integer::intValue).sum();
+        Peak peak = peaks.get(type);
+        if (peak == null || instances > peak.instances()) {
+            peaks.put(type, new Peak(type, instances, at, List.copyOf(running.keySet())));
+        }
     }
 
     private ResponseDefinition describe(boolean training, String name) {
@@ -274,10 +442,12 @@ final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         if (job == null) {
             return error(400, "ValidationException", "Requested resource not found.");
         }
-        if (!"InProgress".equals(job.status)) {
-            return error(400, "ValidationException", "The job " + name + " has already " + job.status);
+        synchronized (books) {
+            if (!"InProgress".equals(job.status)) {
+                return error(400, "ValidationException", "The job " + name + " has already " + job.status);
+            }
+            move(name, "Stopped", job.training ? "Stopped" : null, "Stopped by the user");
         }
-        move(name, "Stopped", job.training ? "Stopped" : null, "Stopped by the user");
         return ok(JSON.createObjectNode());
     }
 
