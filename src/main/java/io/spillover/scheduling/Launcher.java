@@ -93,7 +93,13 @@ class Launcher implements DisposableBean {
             return;
         }
         try {
-            if (outcome instanceof LaunchOutcome.InsufficientCapacity refused) {
+            if (outcome instanceof LaunchOutcome.Launched && !lifecycle.wantsRunning(jobId, attempt)) {
+                // Stopped while the launch was in flight, through an instance whose stop found nothing to stop
+                // yet: the job made now would run untracked, so it is stopped too.
+                log.info("{} was stopped while it was being launched; stopping it on the provider",
+                        request.providerJobName());
+                stopOnProvider(request.providerJobName());
+            } else if (outcome instanceof LaunchOutcome.InsufficientCapacity refused) {
                 lifecycle.launchRefused(jobId, attempt, refused.message(), refused.refusal(),
                         properties.unavailableTtl());
             } else if (outcome instanceof LaunchOutcome.Failed failed) {
