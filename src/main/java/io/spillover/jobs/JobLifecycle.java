@@ -92,8 +92,10 @@ public class JobLifecycle {
         history.append(job.start(selected, offeringId, now), job.name());
         LaunchRequest request = launchRequest(job);
         events.publishEvent(new LaunchReady(jobId, job.attempt(), request));
+        // Replicas' clocks may differ by a little: a job taken by another instance must not wait a negative time.
+        Duration waited = Duration.between(job.createdAt(), now);
         events.publishEvent(new JobPlaced(job.team(), selected.index(), selected.source(),
-                Duration.between(job.createdAt(), now)));
+                waited.isNegative() ? Duration.ZERO : waited));
         return Optional.of(request);
     }
 

@@ -145,26 +145,13 @@ class Scheduler implements SmartLifecycle {
         var attempts = lifecycle.liveAttempts();
         int unreachable = 0;
         for (JobLifecycle.LiveAttempt live : attempts) {
-            Optional<ProviderJobStatus> seen;
             try {
-                seen = provider.describe(live.providerJobName());
-            } catch (RuntimeException e) {
-                // The provider is out of reach: the job stays as it is until a later sweep sees it.
-                unreachable++;
-                continue;
-            }
-            if (seen.isEmpty()) {
-                if (live.status() == JobStatus.STARTING) {
-                    launcher.relaunch(live.jobId(), live.attempt());
-                } else {
-                    lifecycle.lostByProvider(live.jobId(), live.attempt());
+                if (!reconcile(live)) {
+                    unreachable++;
                 }
-            } else if (seen.get().ended() || seen.get() == ProviderJobStatus.RUNNING) {
-                events.publishEvent(new ProviderJobChanged(live.providerJobName(), seen.get(),
-                        "seen by the provider when reconciling"));
-            }
-            if (live.status() == JobStatus.STOPPING && seen.filter(s -> !s.ended()).isPresent()) {
-                launcher.stopOnProvider(live.providerJobName());
+            } catch (RuntimeException e) {
+                // One attempt's trouble must not keep the others, or the sweep, from being reconciled.
+                log.error("Could not reconcile {}; the next sweep tries again", live.providerJobName(), e);
             }
         }
         if (unreachable > 0) {
@@ -172,6 +159,30 @@ class Scheduler implements SmartLifecycle {
                     provider.name(), unreachable, attempts.size());
         }
         log.debug("Reconciled {} job(s) on the {} provider", attempts.size(), provider.name());
+    }
+
+    /** Brings one live attempt in line with the provider; false when the provider could not be reached. */
+    private boolean reconcile(JobLifecycle.LiveAttempt live) {
+        Optional<ProviderJobStatus> seen;
+        try {
+            seen = provider.describe(live.providerJobName());
+        } catch (RuntimeException e) {
+            return false; // out of reach: the job stays as it is until a later sweep sees it
+        }
+        if (seen.isEmpty()) {
+            if (live.status() == JobStatus.STARTING) {
+                launcher.relaunch(live.jobId(), live.attempt());
+            } else {
+                lifecycle.lostByProvider(live.jobId(), live.attempt());
+            }
+        } else if (seen.get().ended() || seen.get() == ProviderJobStatus.RUNNING) {
+            events.publishEvent(new ProviderJobChanged(live.providerJobName(), seen.get(),
+                    "seen by the provider when reconciling"));
+        }
+        if (live.status() == JobStatus.STOPPING && seen.filter(s -> !s.ended()).isPresent()) {
+            launcher.stopOnProvider(live.providerJobName());
+        }
+        return true;
     }
 
     private void pause() {

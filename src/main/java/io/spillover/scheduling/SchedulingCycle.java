@@ -70,18 +70,20 @@ class SchedulingCycle {
         }
         Capacity snapshot = capacity.snapshot();
         List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream().map(QueuedJob::queued).toList();
-        List<QueuePass.Outcome<UUID>> outcomes = pass.decide(queue, snapshot, now);
+        // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
+        Instant decidedAt = clock.instant();
+        List<QueuePass.Outcome<UUID>> outcomes = pass.decide(queue, snapshot, decidedAt);
         var waiting = new ArrayList<JobLifecycle.Evaluated>();
         for (QueuePass.Outcome<UUID> outcome : outcomes) {
             QueuedRequest<UUID> job = outcome.job();
             String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job)).name();
             if (outcome.decision().isSelected()) {
-                commit(job.id(), outcome.decision(), trigger, now);
+                commit(job.id(), outcome.decision(), trigger, decidedAt);
             } else {
                 waiting.add(new JobLifecycle.Evaluated(job.id(), job.request().team(), outcome.decision(), trigger));
             }
         }
-        lifecycle.recordWaiting(waiting, now);
+        lifecycle.recordWaiting(waiting, decidedAt);
     }
 
     /**
