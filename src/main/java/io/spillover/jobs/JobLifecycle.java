@@ -273,18 +273,19 @@ public class JobLifecycle {
     public record LiveAttempt(UUID jobId, int attempt, JobStatus status, String providerJobName) {
     }
 
-    /** The launch of a STARTING job's current attempt, to launch again (idempotently) after a lost answer. */
-    @Transactional(readOnly = true)
     /**
      * Whether an attempt the provider has just made should run: it is still the job's attempt, and the job
      * has neither ended nor been asked to stop meanwhile (through another instance, say).
      */
+    @Transactional(readOnly = true)
     public boolean wantsRunning(UUID jobId, int attempt) {
         return jobs.findById(jobId).filter(job -> job.attempt() == attempt)
                 .map(job -> job.status() == JobStatus.STARTING || job.status() == JobStatus.RUNNING)
                 .orElse(false);
     }
 
+    /** The launch of a STARTING job's current attempt, to launch again (idempotently) after a lost answer. */
+    @Transactional(readOnly = true)
     public Optional<LaunchReady> currentLaunch(UUID jobId) {
         return jobs.findById(jobId).filter(job -> job.status() == JobStatus.STARTING)
                 .map(job -> new LaunchReady(jobId, job.attempt(), launchRequest(job)));
