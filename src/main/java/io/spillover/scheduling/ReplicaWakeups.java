@@ -132,11 +132,16 @@ class ReplicaWakeups implements SmartLifecycle {
                     wakeups.add(Scope.everything(Trigger.SWEEP)); // whatever was announced meanwhile is lost
                 }
                 PGConnection postgres = connection.unwrap(PGConnection.class);
-                while (running) {
-                    PGNotification[] notifications = postgres.getNotifications(1_000);
-                    for (PGNotification notification : notifications == null ? new PGNotification[0] : notifications) {
-                        receive(notification.getParameter());
+                try {
+                    while (running) {
+                        PGNotification[] notifications = postgres.getNotifications(1_000);
+                        for (PGNotification notification : notifications == null ? new PGNotification[0]
+                                : notifications) {
+                            receive(notification.getParameter());
+                        }
                     }
+                } finally {
+                    unlisten(connection); // the connection goes back to the pool, where nobody would read them
                 }
             } catch (SQLException e) {
                 if (!running) {
@@ -151,6 +156,14 @@ class ReplicaWakeups implements SmartLifecycle {
                     return;
                 }
             }
+        }
+    }
+
+    private static void unlisten(Connection connection) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("UNLISTEN " + CHANNEL);
+        } catch (SQLException e) {
+            log.debug("Could not stop listening on a connection that is going away anyway", e);
         }
     }
 

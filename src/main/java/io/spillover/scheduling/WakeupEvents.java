@@ -7,8 +7,8 @@ import io.spillover.jobs.JobSubmitted;
 import io.spillover.jobs.RequeuedAfterRefusal;
 import io.spillover.plans.PlanChanged;
 import io.spillover.tenancy.QuotaChanged;
-import org.springframework.stereotype.Component;
 import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
