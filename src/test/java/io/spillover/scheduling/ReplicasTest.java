@@ -30,6 +30,7 @@ class ReplicasTest {
     private static final String P5 = "ml.p5.48xlarge";
     private static final String G6 = "ml.g6.48xlarge";
     private static final String M5 = "ml.m5.xlarge";
+    private static final String P4D = "ml.p4d.24xlarge";
     private static ConfigurableApplicationContext leader;
     private static ConfigurableApplicationContext replica;
     /** The API of the instance that does not schedule: every change in these tests goes through it. */
@@ -59,8 +60,12 @@ class ReplicasTest {
 
     @Test
     void aJobSubmittedThroughAnotherReplicaIsPlacedAtOnce() {
-        String team = team("submits-elsewhere", Map.of(M5, 1), null);
+        String team = team("submits-elsewhere", Map.of(M5, 1, P4D, 1), null);
         capacity(M5, 1);
+        // Announcements arrive in commit order: once a later one has been acted on, the capacity change has
+        // been too, and only the submission below can wake the scheduler for the job.
+        submit(team, "probe", P4D); // no P4D capacity: it stays pending
+        awaitEvaluated(team, "probe");
 
         JsonNode submitted = submit(team, "now", M5);
 
