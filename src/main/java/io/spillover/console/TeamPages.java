@@ -53,7 +53,7 @@ class TeamPages {
                        @RequestParam(required = false) String description, RedirectAttributes redirect) {
         Caller caller = access.require(Access.Level.TEAM_ADMIN, team);
         try {
-            var saved = profiles.save(team, name.trim(), new ProfileDefinition(null, parseEntries(entries), null, null,
+            var saved = profiles.save(team, name.trim(), new ProfileDefinition(null, parseEntries(entries), null, null, null,
                     null, JobForm.blankToNull(description)), caller.name());
             redirect.addFlashAttribute("flash", "Saved " + saved.name() + " v" + saved.version());
         } catch (InvalidRequestException e) {

@@ -113,7 +113,7 @@ public class JobService {
                         PendingClock.startsAt(checked.preferences(), checked.plans(), now),
                         request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
                         request.clientToken(), new JobSpec(request.container(), request.local(), request.sagemaker(),
-                                checked.requires()),
+                                checked.requires(), checked.fallbackAfterSeconds()),
                         checked.profile(), now);
                 jobs.saveAndFlush(job);
                 history.append(job.submitted(), job.name());
@@ -154,7 +154,8 @@ public class JobService {
 
     /** A request that passed every rule, with what its profile filled in. */
     private record Checked(PreferenceList preferences, Integer instanceCount, Duration maxPending,
-                           Requirements requires, Job.ProfileRef profile, Map<String, PlanState> plans) {
+                           Requirements requires, Job.ProfileRef profile, Map<String, PlanState> plans,
+                           Long fallbackAfterSeconds) {
     }
 
     /**
@@ -170,6 +171,7 @@ public class JobService {
         Integer count = request.instanceCount();
         Long maxPending = request.maxPendingTimeInSeconds();
         Requirements requires = request.requires();
+        Long patience = request.fallbackAfterSeconds();
         ProfileView profile = null;
         if (request.profile() != null) {
             if (request.instancePreferences() != null || request.instanceCount() != null) {
@@ -190,6 +192,7 @@ public class JobService {
             count = definition.instanceCount();
             maxPending = maxPending != null ? maxPending : definition.maxPendingTimeInSeconds();
             requires = requires != null ? requires : definition.requires();
+            patience = patience != null ? patience : definition.fallbackAfterSeconds();
         }
         Map<String, PlanState> visiblePlans = plans.statesVisibleTo(team);
         SubmissionRules.Result checked = rules.check(new Submission(request.kind(), entries, count, maxPending,
@@ -201,7 +204,7 @@ public class JobService {
         }
         return new Checked(checked.preferences(), count,
                 maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
-                profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans);
+                profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans, patience);
     }
 
     @Transactional(readOnly = true)

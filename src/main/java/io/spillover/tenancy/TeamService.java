@@ -8,6 +8,8 @@ import io.spillover.system.NotFoundException;
 import io.spillover.system.Validation;
 import java.time.Clock;
 import java.util.ArrayList;
+import io.spillover.placement.TeamShare;
+import io.spillover.queue.FairShares;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,9 +30,11 @@ public class TeamService {
     private final Validation validation;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final FairShares fairShares;
 
     TeamService(Teams teams, TeamUsage usage, Catalog catalog, Validation validation,
-                ApplicationEventPublisher events, Clock clock) {
+                ApplicationEventPublisher events, Clock clock, FairShares fairShares) {
+        this.fairShares = fairShares;
         this.teams = teams;
         this.usage = usage;
         this.catalog = catalog;
@@ -76,21 +80,22 @@ public class TeamService {
         teams.save(team);
         usage.replaceLimits(name, definition.instanceLimits());
         events.publishEvent(new QuotaChanged(name));
-        return view(team, usage.state(name).orElseThrow());
+        return view(team, usage.state(name).orElseThrow(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public TeamView get(String name) {
         Team team = teams.findById(name).orElseThrow(() -> notFound(name));
-        return view(team, usage.state(name).orElseThrow());
+        return view(team, usage.state(name).orElseThrow(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public List<TeamView> list() {
         Map<String, TeamState> states = usage.states();
+        FairShares.Snapshot shares = fairShares.read();
         return teams.findAll().stream()
                 .sorted(java.util.Comparator.comparing(Team::name))
-                .map(team -> view(team, states.get(team.name())))
+                .map(team -> view(team, states.get(team.name()), shares))
                 .toList();
     }
 
@@ -107,13 +112,20 @@ public class TeamService {
         return new NotFoundException("no team " + name);
     }
 
-    private static TeamView view(Team team, TeamState state) {
+    private static TeamView view(Team team, TeamState state, FairShares.Snapshot shares) {
         var limits = new TreeMap<>(state.instanceLimits());
         limits.values().removeIf(limit -> limit == 0);
         var used = new TreeMap<>(state.instancesInUse());
         used.values().removeIf(count -> count == 0);
         return new TeamView(team.name(), team.displayName(), team.weight(), team.queueing(),
                 new TeamView.Quotas(limits, team.maxAccelerators(), team.maxConcurrentJobs()),
-                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse()));
+                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse()), share(team.name(), shares));
+    }
+
+    private static TeamView.Share share(String team, FairShares.Snapshot shares) {
+        TeamShare share = shares.shares().getOrDefault(team, TeamShare.NEW_TEAM);
+        return new TeamView.Share(shares.policy().fairShare(), shares.targetShare(team), shares.usageShare(team),
+                share.usage() / 3600, shares.policy().shareHalfLife().toSeconds(),
+                shares.typical().containsKey(team) ? shares.typical().get(team).toSeconds() : null);
     }
 }
