@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 
 /**
  * Decides a queue of pending jobs in one pass against one working capacity, under a {@link QueuePolicy}:
@@ -165,7 +166,7 @@ public final class QueuePass {
                 int held = capacity.hold(key, job.request().preferences().get(best).instanceCount(),
                         "job " + job.id() + ", waiting since " + Placement.DATE_TIME.format(job.submittedAt()));
                 holds.put(key, job.id());
-                decided.put(job, new Outcome<>(job, holding(before, best, held), revisitAt(job, now)));
+                decided.put(job, new Outcome<>(job, holding(before, best, held), revisitAt(job, capacity, now)));
             }
         }
 
@@ -200,7 +201,7 @@ public final class QueuePass {
             PlacementRequest request = job.request();
             int from = tried.getOrDefault(job, 0);
             int to = Math.min(last, request.preferences().size() - 1);
-            IntFunction<String> closed = patience(job, now);
+            IntFunction<String> closed = patience(job, capacity, now);
             for (int i = from; i <= to; i++) {
                 if (closed.apply(i) == null && placement.fits(request, i, capacity, now)) {
                     Decision decision = placement.decide(request, capacity, now, closed);
@@ -233,11 +234,11 @@ public final class QueuePass {
                 return new Outcome<>(job, Decision.heldBack(job.request().preferences(),
                         "waiting behind job " + head.id() + " (strict FIFO)"), null);
             }
-            return new Outcome<>(job, decision(job), revisitAt(job, now));
+            return new Outcome<>(job, decision(job), revisitAt(job, capacity, now));
         }
 
         private Decision decision(QueuedRequest<I> job) {
-            return placement.decide(job.request(), capacity, now, patience(job, now));
+            return placement.decide(job.request(), capacity, now, patience(job, capacity, now));
         }
 
         /** The job's verdicts with the held entry saying so. */
@@ -264,7 +265,7 @@ public final class QueuePass {
                 OfferingState offering = capacity.offering(entry.offering()).orElse(null);
                 if (offering == null || offering.total() < entry.instanceCount() || offering.unavailableAt(now)
                         || team == null || team.limit(entry.instanceType()) < entry.instanceCount()
-                        || patience(job, now).apply(i) != null) {
+                        || patience(job, capacity, now).apply(i) != null) {
                     continue;
                 }
                 int shortBy = entry.instanceCount() - capacity.free(entry.offering());
@@ -331,37 +332,65 @@ public final class QueuePass {
     }
 
     /** Why an entry is closed by the job's patience at {@code now}, or null when it is open. */
-    private IntFunction<String> patience(QueuedRequest<?> job, Instant now) {
+    private IntFunction<String> patience(QueuedRequest<?> job, Capacity capacity, Instant now) {
         Duration patience = patienceOf(job);
         return i -> {
-            Instant opens = opensAt(job, patience, i);
+            Instant opens = opensAt(job, capacity, patience, i, now);
             if (opens == null || !opens.isAfter(now)) {
                 return null;
             }
+            List<Integer> waitedFor = worthWaitingFor(job, capacity, i, now);
             return "waiting " + words(Duration.between(now, opens)) + " more for "
-                    + (i == 1 ? "entry 0" : "entries 0-" + (i - 1)) + " before taking entry " + i
-                    + " (patience " + words(patience) + " per entry)";
+                    + (waitedFor.size() == 1 ? "entry " + waitedFor.get(0)
+                    : "entries " + waitedFor.stream().map(String::valueOf).collect(Collectors.joining(", ")))
+                    + " before taking entry " + i + " (patience " + words(patience) + " per entry)";
         };
     }
 
-    /** When the job's entry may be taken, null for at once: plan entries and entry 0 are never held back. */
-    private static Instant opensAt(QueuedRequest<?> job, Duration patience, int index) {
+    /**
+     * When the job's entry may be taken: its patience once for every earlier entry worth waiting for after
+     * submission; null for at once. Entry 0 and plan entries (paid for whether used or not) are never held
+     * back, nor is an entry whose earlier entries are none worth waiting for.
+     */
+    private static Instant opensAt(QueuedRequest<?> job, Capacity capacity, Duration patience, int index, Instant now) {
         PreferenceEntry entry = job.request().preferences().get(index);
         if (index == 0 || patience.isZero() || entry.trainingPlan() != null) {
             return null;
         }
-        return job.submittedAt().plus(patience.multipliedBy(index));
+        int steps = worthWaitingFor(job, capacity, index, now).size();
+        return steps == 0 ? null : job.submittedAt().plus(patience.multipliedBy(steps));
+    }
+
+    /**
+     * The entries before {@code index} that could fit once instances free: their offering has enough instances
+     * in all, is not marked unavailable (the cloud just said no), their plan is active and the team's quota
+     * allows the count. Waiting for any other is waiting for nothing.
+     */
+    private static List<Integer> worthWaitingFor(QueuedRequest<?> job, Capacity capacity, int index, Instant now) {
+        var worth = new ArrayList<Integer>(index);
+        TeamState team = capacity.team(job.request().team()).orElse(null);
+        for (int i = 0; i < index; i++) {
+            PreferenceEntry entry = job.request().preferences().get(i);
+            OfferingState offering = capacity.offering(entry.offering()).orElse(null);
+            boolean planActive = entry.trainingPlan() == null || capacity.plan(entry.trainingPlan())
+                    .filter(p -> p.status() == PlanStatus.ACTIVE && p.visibleTo(job.request().team())).isPresent();
+            if (offering != null && offering.total() >= entry.instanceCount() && !offering.unavailableAt(now)
+                    && planActive && team != null && team.limit(entry.instanceType()) >= entry.instanceCount()) {
+                worth.add(i);
+            }
+        }
+        return worth;
     }
 
     /**
      * When the next of the job's entries that its patience closes at {@code now} opens, or null when none is
      * closed: a waiting job is worth evaluating again then, even if no capacity frees.
      */
-    public Instant revisitAt(QueuedRequest<?> job, Instant now) {
+    public Instant revisitAt(QueuedRequest<?> job, Capacity capacity, Instant now) {
         Duration patience = patienceOf(job);
         Instant earliest = null;
         for (int i = 1; i < job.request().preferences().size(); i++) {
-            Instant opens = opensAt(job, patience, i);
+            Instant opens = opensAt(job, capacity, patience, i, now);
             if (opens != null && opens.isAfter(now) && (earliest == null || opens.isBefore(earliest))) {
                 earliest = opens;
             }

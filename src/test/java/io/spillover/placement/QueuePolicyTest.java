@@ -41,21 +41,31 @@ class QueuePolicyTest {
         var job = job("patient", "vision", -240, P4D, 1, G6E, 1); // waited 4 min
         QueuePass pass = pass(NONE.withFallbackAfter(Duration.ofMinutes(10)));
 
-        QueuePass.Outcome<String> outcome = pass.decide(List.of(job), capacity(0, 1), NOW).get(0);
+        QueuePass.Outcome<String> outcome = pass.decide(List.of(job), fullP4d(1), NOW).get(0);
 
         assertThat(outcome.decision().isSelected()).isFalse();
         assertThat(outcome.decision().entries().get(1).reason())
                 .isEqualTo("waiting 6 min more for entry 0 before taking entry 1 (patience 10 min per entry)");
         assertThat(outcome.revisitAt()).isEqualTo(NOW.plusSeconds(360));
-        assertThat(selections(pass.decide(List.of(job), capacity(0, 1), NOW.plusSeconds(360))))
+        assertThat(selections(pass.decide(List.of(job), fullP4d(1), NOW.plusSeconds(360))))
                 .containsExactly("patient:1");
+    }
+
+    @Test
+    void patienceDoesNotWaitForAnEarlierEntryThatCouldNeverFit() {
+        // 3 p4d asked of an offering of 2: waiting for it is waiting for nothing
+        var job = job("realistic", "vision", 0, P4D, 3, G6E, 1);
+
+        var outcome = pass(NONE.withFallbackAfter(Duration.ofMinutes(10))).decide(List.of(job), capacity(2, 1), NOW);
+
+        assertThat(selections(outcome)).containsExactly("realistic:1");
     }
 
     @Test
     void aJobWithoutPatienceTakesTheFirstEntryThatFitsWhateverThePlatformDefault() {
         var firstFit = new QueuedRequest<>("eager", request("vision", P4D, 1, G6E, 1), 0, NOW, Duration.ZERO, null);
 
-        assertThat(selections(pass(QueuePolicy.DEFAULT).decide(List.of(firstFit), capacity(0, 1), NOW)))
+        assertThat(selections(pass(QueuePolicy.DEFAULT).decide(List.of(firstFit), fullP4d(1), NOW)))
                 .containsExactly("eager:1");
     }
 
@@ -65,7 +75,7 @@ class QueuePolicyTest {
                 new PreferenceEntry(P4D, 1, "us-east-1", null),
                 new PreferenceEntry(P5, 1, "us-west-2", PLAN)))), 0, NOW, null, null);
 
-        var outcome = pass(QueuePolicy.DEFAULT).decide(List.of(job), capacity(0, 0), NOW).get(0);
+        var outcome = pass(QueuePolicy.DEFAULT).decide(List.of(job), fullP4d(0), NOW).get(0);
 
         assertThat(outcome.decision().selected()).map(EntryVerdict::index).contains(1);
     }
@@ -198,6 +208,17 @@ class QueuePolicyTest {
                         java.util.Set.of("vision"))),
                 List.of(new TeamState("vision", Map.of(P4D, 8, G6E, 8, P5, 8), Map.of(), null, 0, null, 0, false),
                         new TeamState("nlp", Map.of(P4D, 8, G6E, 8), Map.of(), null, 0, null, 0, false)));
+    }
+
+    /** Like {@link #capacity}, with the one p4d in use. */
+    private static Capacity fullP4d(int g6e) {
+        return new Capacity(
+                List.of(OfferingState.of(OfferingKey.onDemand("us-east-1", P4D), 1, 1),
+                        OfferingState.of(OfferingKey.onDemand("us-east-1", G6E), g6e, 0),
+                        OfferingState.of(OfferingKey.plan("us-west-2", P5, PLAN), 2, 0)),
+                List.of(new PlanState(PLAN, P5, "us-west-2", PlanStatus.ACTIVE, NOW.minusSeconds(3600), null,
+                        java.util.Set.of("vision"))),
+                List.of(new TeamState("vision", Map.of(P4D, 8, G6E, 8, P5, 8), Map.of(), null, 0, null, 0, false)));
     }
 
     private static Capacity p4dInUse(int total, int inUse) {

@@ -109,7 +109,7 @@ final class QueueReplay {
                 if (queued.request().preferences().entries().stream().allMatch(e -> e.instanceCount() > 1)) {
                     severalInstances.add(queued);
                 }
-                revisit(pass, revisits, queued, job.rank(), at);
+                revisit(pass, revisits, queued, job.rank(), ledger.snapshot(), at);
                 concerned.add(queued);
                 events++;
             }
@@ -117,7 +117,7 @@ final class QueueReplay {
                 Revisit due = revisits.poll();
                 if (pending.containsKey(due.job())) {
                     concerned.add(due.job());
-                    revisit(pass, revisits, due.job(), due.rank(), at);
+                    revisit(pass, revisits, due.job(), due.rank(), ledger.snapshot(), at);
                     events++;
                 }
             }
@@ -165,8 +165,8 @@ final class QueueReplay {
 
     /** Schedules the job's next evaluation for when its patience next opens an entry, if it will. */
     private static void revisit(QueuePass pass, PriorityQueue<Revisit> revisits, QueuedRequest<String> job, int rank,
-                                Instant now) {
-        Instant opens = pass.revisitAt(job, now);
+                                Capacity capacity, Instant now) {
+        Instant opens = pass.revisitAt(job, capacity, now);
         if (opens != null) {
             revisits.add(new Revisit(VirtualTime.seconds(opens), rank, job));
         }
