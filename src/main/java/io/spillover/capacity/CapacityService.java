@@ -7,6 +7,8 @@ import io.spillover.placement.OfferingState;
 import io.spillover.placement.Violation;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.FleetOffering;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.InvalidRequestException;
 import io.spillover.tenancy.TeamUsage;
 import java.util.ArrayList;
@@ -102,6 +104,8 @@ public class CapacityService implements SmartInitializingSingleton {
     }
 
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "set on-demand capacity",
+            target = "fleet/{region}/{instanceType}")
     public Offering setOnDemandCapacity(String region, String instanceType, Integer capacity) {
         var violations = new ArrayList<Violation>();
         if (!provider.regions().contains(region)) {

@@ -9,6 +9,8 @@ import io.spillover.placement.PlanState;
 import io.spillover.placement.PlanStatus;
 import io.spillover.placement.Violation;
 import io.spillover.providers.CapacityProvider;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.ConflictException;
 import io.spillover.system.InvalidRequestException;
 import io.spillover.system.NotFoundException;
@@ -60,6 +62,8 @@ public class PlanService implements PlanDirectory {
 
     /** Registers a new plan; one of that name already is a conflict. */
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "register training plan",
+            target = "training-plans/{definition.name}")
     public TrainingPlanView create(TrainingPlanDefinition definition) {
         String name = definition == null ? null : definition.name();
         if (name == null || !NAME.matcher(name).matches()) {
@@ -75,6 +79,7 @@ public class PlanService implements PlanDirectory {
 
     /** Registers or changes a plan; answers whether it was new. */
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "save training plan", target = "training-plans/{name}")
     public boolean put(String name, TrainingPlanDefinition definition) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidRequestException("plan", "must be 1 to 64 lowercase letters, digits or hyphens");

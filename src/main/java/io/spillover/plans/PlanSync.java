@@ -7,6 +7,8 @@ import io.spillover.placement.OfferingKey;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.PlanRef;
 import io.spillover.providers.ProviderPlan;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.ProviderUnavailableException;
 import java.time.Clock;
 import java.time.Instant;
@@ -51,6 +53,7 @@ public class PlanSync {
     }
 
     /** Asks the provider about every registered plan with an ARN, then applies its answers in one transaction. */
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "sync training plans", target = "training-plans")
     public Result sync() {
         Instant at = clock.instant();
         if (provider.plansFollowTheirWindow()) {

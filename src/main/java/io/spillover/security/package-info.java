@@ -1,5 +1,5 @@
 /**
  * Who is calling and what they may do: API tokens and console sign-in, team roles, tenant isolation
- * (another team's things answer 404), and limits on failed attempts.
+ * (another team's things answer 404), limits on failed attempts, and the gate every change passes.
  */
 package io.spillover.security;

@@ -3,6 +3,8 @@ package io.spillover.tenancy;
 import io.spillover.catalog.Catalog;
 import io.spillover.placement.TeamState;
 import io.spillover.placement.Violation;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.InvalidRequestException;
 import io.spillover.system.NotFoundException;
 import io.spillover.system.Validation;
@@ -45,7 +47,26 @@ public class TeamService {
 
     /** Creates the team or changes its description; answers whether it was created. */
     @Transactional
-    public boolean put(String name, TeamDefinition definition) {
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "save team", target = "teams/{team}")
+    public boolean put(String team, TeamDefinition definition) {
+        return describe(team, definition);
+    }
+
+    /** Creates or changes the team and sets its quotas, all or nothing, as the console's team form does. */
+    @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "save team and quotas", target = "teams/{team}")
+    public TeamView put(String team, TeamDefinition definition, QuotaDefinition quotas) {
+        describe(team, definition);
+        return limit(team, quotas);
+    }
+
+    @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "set quotas", target = "teams/{team}/quotas")
+    public TeamView setQuotas(String team, QuotaDefinition definition) {
+        return limit(team, definition);
+    }
+
+    private boolean describe(String name, TeamDefinition definition) {
         List<Violation> violations = new ArrayList<>(validation.check(definition));
         if (!NAME.matcher(name).matches()) {
             violations.add(0, new Violation("team", "must be 1 to 40 lowercase letters, digits or hyphens,"
@@ -58,13 +79,12 @@ public class TeamService {
         Team team = teams.findById(name).orElseGet(() -> new Team(name, clock.instant()));
         team.describe(definition.displayName(), definition.weight() == null ? 1 : definition.weight(),
                 definition.queueing() == null ? Queueing.BEST_EFFORT_FIFO : definition.queueing(), clock.instant());
-        teams.save(team);
+        teams.saveAndFlush(team); // before its quotas, which the database checks against it
         events.publishEvent(new QuotaChanged(name));
         return created;
     }
 
-    @Transactional
-    public TeamView setQuotas(String name, QuotaDefinition definition) {
+    private TeamView limit(String name, QuotaDefinition definition) {
         Team team = teams.findById(name).orElseThrow(() -> notFound(name));
         List<Violation> violations = new ArrayList<>(validation.check(definition));
         if (definition.instanceLimits() != null) {
