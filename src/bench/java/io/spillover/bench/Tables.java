@@ -76,7 +76,7 @@ final class Tables {
             var worst = p.slowdownByTeam().entrySet().stream().max(java.util.Map.Entry.comparingByValue());
             md.append("| ").append(p.policy()).append(" | ").append(fixed(p.fairness(), 3)).append(" | ")
                     .append(worst.map(e -> fixed(e.getValue(), 1) + " (" + e.getKey() + ")").orElse("–"))
-                    .append(" | ").append(number(p.pastMaxPendingTime())).append(" | ")
+                    .append(" | ").append(String.format(Locale.ROOT, "%,d", p.pastMaxPendingTime())).append(" | ")
                     .append(String.format(Locale.ROOT, "%.2f%%", 100 * p.planUtilizationWhileWaiting())).append(" |\n");
         }
 

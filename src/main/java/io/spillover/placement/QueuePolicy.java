@@ -28,10 +28,11 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
 
     /**
      * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence, ten
-     * minutes' patience per entry, fair share with a one-day half-life, shortest expected run first within a
-     * team, and holds for jobs of several instances after a day.
+     * minutes' patience per entry, shortest expected run first, and holds for jobs of several instances after
+     * a day. Fair share (one-day half-life) is there to turn on, as AWS Batch's is per queue: on the replay it
+     * lengthened the mean wait and did not even out the teams' slowdowns.
      */
-    public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ofMinutes(10), true, Duration.ofDays(1),
+    public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ofMinutes(10), false, Duration.ofDays(1),
             true, Duration.ofDays(1));
 
     /** The queue as first built: queue order, first fit, no fair share, no holds. */

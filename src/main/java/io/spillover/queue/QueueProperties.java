@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param precedence    a job for whom an offering is an earlier entry goes before one for whom it is a fallback
  * @param fallbackAfter patience per entry before a job may take its next on-demand entry; 0s is first fit
- * @param fairShare     teams compete by decayed usage against their weight
+ * @param fairShare     teams compete by decayed usage against their weight (off by default)
  * @param shareDecay    the half-life of usage in fair share ({@code shareDecaySeconds} in the admin API)
  * @param shortestFirst within a team and priority, the highest response ratio (shortest expected run) first
  * @param reserveAfter  a job of several instances waiting this long holds freed instances until it has them

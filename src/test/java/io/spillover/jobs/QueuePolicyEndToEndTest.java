@@ -11,9 +11,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * The queue policy on the running service: a job waits for its first choice as long as its patience says,
  * the scheduler wakes it by a timer when the patience runs out, a job can ask for first fit, and the admin API
- * shows where each team stands in fair share. The patience is three seconds here so the timer is seen firing.
+ * shows where each team stands in fair share. The patience is three seconds here so the timer is seen firing,
+ * and fair share is on (it is off by default).
  */
-@TestPropertySource(properties = "spillover.queue.fallback-after=3s")
+@TestPropertySource(properties = {"spillover.queue.fallback-after=3s", "spillover.queue.fair-share=true"})
 class QueuePolicyEndToEndTest extends ApiTest {
 
     static final String P5 = "ml.p5.48xlarge";

@@ -112,7 +112,7 @@ class QueuePolicyTest {
         var low = job("low", "vision", 0, P4D, 1);
         var high = new QueuedRequest<>("high", request("vision", P4D, 1), 5, NOW.plusSeconds(60));
 
-        assertThat(selections(pass(QueuePolicy.DEFAULT).decide(List.of(low, high), capacity(1, 0), NOW)))
+        assertThat(selections(pass(QueuePolicy.DEFAULT.withFairShare(true)).decide(List.of(low, high), capacity(1, 0), NOW)))
                 .containsExactly("high:0", "low:-");
     }
 
