@@ -7,7 +7,7 @@ import io.spillover.placement.OfferingKey;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.PlanRef;
 import io.spillover.providers.ProviderPlan;
-import io.spillover.system.ProviderUnavailableException;
+import io.spillover.shared.ProviderUnavailableException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

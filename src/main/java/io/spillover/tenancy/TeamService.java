@@ -2,9 +2,9 @@ package io.spillover.tenancy;
 
 import io.spillover.catalog.Catalog;
 import io.spillover.placement.TeamState;
-import io.spillover.placement.Violation;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.Violation;
 import io.spillover.system.Validation;
 import java.time.Clock;
 import java.util.ArrayList;
