@@ -4,6 +4,7 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.RequestedEntry;
 import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
+import io.spillover.providers.JobTimeLimit;
 import io.spillover.providers.LocalSettings;
 import io.spillover.providers.SageMakerSettings;
 import jakarta.validation.Valid;
@@ -30,7 +31,7 @@ public record JobRequest(
         List<Entry> instancePreferences,
         Integer instanceCount,
         Long maxPendingTimeInSeconds,
-        @Min(1) @Max(2_419_200) Long maxRuntimeInSeconds,
+        @Min(1) @Max(JobTimeLimit.MAX_SECONDS) Long maxRuntimeInSeconds,
         @Min(-1000) @Max(1000) Integer priority,
         @Size(min = 1, max = 128) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII without spaces")
         String clientToken,

@@ -21,7 +21,6 @@ import io.spillover.shared.ConflictException;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
 import io.spillover.shared.Violation;
-import io.spillover.system.JobLimits;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Clock;

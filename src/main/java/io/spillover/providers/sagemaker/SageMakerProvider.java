@@ -4,6 +4,7 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.PlanStatus;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.FleetOffering;
+import io.spillover.providers.JobTimeLimit;
 import io.spillover.providers.LaunchOutcome;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.PendingTimeRange;
@@ -37,7 +38,7 @@ final class SageMakerProvider implements CapacityProvider {
 
     /** SageMaker's accepted range of a maximum pending time (SPEC §3.2.3). */
     static final PendingTimeRange PENDING_TIME = new PendingTimeRange(Duration.ofSeconds(7_200),
-            Duration.ofSeconds(2_419_200));
+            JobTimeLimit.MAX);
     private static final Logger log = LoggerFactory.getLogger(SageMakerProvider.class);
 
     private final SageMakerProperties properties;
