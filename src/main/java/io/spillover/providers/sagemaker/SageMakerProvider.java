@@ -1,17 +1,17 @@
 package io.spillover.providers.sagemaker;
 
+import io.spillover.capacity.FleetOffering;
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.PlanStatus;
+import io.spillover.plans.PlanRef;
+import io.spillover.plans.ProviderPlan;
 import io.spillover.providers.CapacityProvider;
-import io.spillover.providers.FleetOffering;
 import io.spillover.providers.JobTimeLimit;
 import io.spillover.providers.LaunchOutcome;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.PendingTimeRange;
-import io.spillover.providers.PlanRef;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
-import io.spillover.providers.ProviderPlan;
 import io.spillover.providers.Refusal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,6 +86,11 @@ final class SageMakerProvider implements CapacityProvider {
     @Override
     public boolean plansFollowTheirWindow() {
         return false;
+    }
+
+    @Override
+    public Optional<Duration> planSyncInterval() {
+        return Optional.of(properties.planSyncInterval());
     }
 
     @Override
