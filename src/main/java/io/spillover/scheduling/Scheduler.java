@@ -11,6 +11,7 @@ import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -45,8 +46,7 @@ class Scheduler implements SmartLifecycle {
     private final Clock clock;
     private final Timer eventCycles;
     private final Timer sweepCycles;
-    private volatile boolean running;
-    private Thread thread;
+    private final LoopThread thread = new LoopThread("spillover-scheduler", Duration.ofSeconds(5));
 
     Scheduler(Leadership leadership, Wakeups wakeups, SchedulingCycle cycle, SchedulerQueries jobs,
               ProviderReports reports, Offerings offerings, PlanService plans, CapacityProvider provider,
@@ -76,35 +76,24 @@ class Scheduler implements SmartLifecycle {
 
     @Override
     public void start() {
-        running = true;
-        thread = new Thread(this::loop, "spillover-scheduler");
-        thread.setDaemon(true);
-        thread.start();
+        thread.start(this::loop);
     }
 
     @Override
     public void stop() {
-        running = false;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        thread.stop();
         leadership.resign();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.running();
     }
 
     private void loop() {
         boolean leading = false;
         Instant nextSweep = clock.instant();
-        while (running) {
+        while (thread.running()) {
             try {
                 Instant now = clock.instant();
                 if (!leadership.lead()) {
