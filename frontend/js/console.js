@@ -26,6 +26,8 @@ function showCounts(form) {
 }
 
 function wire(editor) {
+  if (editor.dataset.wired) return;
+  editor.dataset.wired = 'true';
   const list = editor.querySelector('[data-entries]');
   editor.addEventListener('click', (event) => {
     const button = event.target.closest('button');
@@ -62,4 +64,6 @@ function wire(editor) {
 }
 
 document.querySelectorAll('.editor').forEach(wire);
+// Explain redraws the whole form when the request breaks rules, so its editor is wired again.
+document.addEventListener('htmx:load', (event) => event.detail.elt.querySelectorAll('.editor').forEach(wire));
 

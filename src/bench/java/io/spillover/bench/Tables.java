@@ -67,6 +67,36 @@ final class Tables {
                     .append(" | ").append(duration(p.makespanSeconds())).append(" |\n");
         }
 
+        md.append("\nFairness and limits: Jain's index over the teams' mean slowdowns ((wait + run) / run per job;"
+                + " 1 = every team slowed alike), jobs that waited past SPEC's default maximum pending time of 24 h"
+                + " (the service would have stopped them), and the plans' use while a job that lists the plan"
+                + " waited:\n\n| policy | Jain's index (slowdown) | worst team's mean slowdown | waited > 24 h"
+                + " | plan util. while a job listing it waits |\n| --- | ---: | ---: | ---: | ---: |\n");
+        for (PolicyReport p : r.policies()) {
+            var worst = p.slowdownByTeam().entrySet().stream().max(java.util.Map.Entry.comparingByValue());
+            md.append("| ").append(p.policy()).append(" | ").append(fixed(p.fairness(), 3)).append(" | ")
+                    .append(worst.map(e -> fixed(e.getValue(), 1) + " (" + e.getKey() + ")").orElse("–"))
+                    .append(" | ").append(number(p.pastMaxPendingTime())).append(" | ")
+                    .append(String.format(Locale.ROOT, "%.2f%%", 100 * p.planUtilizationWhileWaiting())).append(" |\n");
+        }
+
+        md.append("\nMean slowdown per team ((wait + run) / run, its jobs that started):\n\n| team | jobs |");
+        r.policies().forEach(p -> md.append(" ").append(p.policy()).append(" |"));
+        md.append("\n| --- | ---: |");
+        r.policies().forEach(p -> md.append(" ---: |"));
+        md.append("\n");
+        var slowTeams = new TreeSet<String>();
+        r.policies().forEach(p -> slowTeams.addAll(p.slowdownByTeam().keySet()));
+        for (String team : slowTeams) {
+            md.append("| ").append(team).append(" | ").append(r.policies().get(0).jobsByTeam().getOrDefault(team, 0L))
+                    .append(" |");
+            r.policies().forEach(p -> {
+                Double slowdown = p.slowdownByTeam().get(team);
+                md.append(" ").append(slowdown == null ? "–" : fixed(slowdown, 2)).append(" |");
+            });
+            md.append("\n");
+        }
+
         md.append("\nMean wait per team (its jobs that started):\n\n| team | jobs |");
         r.policies().forEach(p -> md.append(" ").append(p.policy()).append(" |"));
         md.append("\n| --- | ---: |");

@@ -6,6 +6,8 @@ import io.spillover.placement.OfferingKey;
 import io.spillover.placement.OfferingState;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.tenancy.TeamUsage;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,6 +102,8 @@ public class CapacityService implements SmartInitializingSingleton {
     }
 
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "set on-demand capacity",
+            target = "fleet/{region}/{instanceType}")
     public Offering setOnDemandCapacity(String region, String instanceType, Integer capacity) {
         var violations = new ArrayList<Violation>();
         if (!provider.regions().contains(region)) {

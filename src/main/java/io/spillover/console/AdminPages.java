@@ -46,6 +46,15 @@ class AdminPages {
         this.capacity = capacity;
     }
 
+    private static final Forms.Fields TEAM_FORM = Forms.Fields.of("name", "displayName", "queueing", "limits",
+            "maxAccelerators", "maxConcurrentJobs").showing("team", "name").showing("instanceLimits", "limits");
+    private static final Forms.Fields USER_FORM = Forms.Fields.of("username", "displayName", "password",
+            "platformAdmin");
+    private static final Forms.Fields MEMBERSHIP_FORM = Forms.Fields.of("team", "role");
+    private static final Forms.Fields PLAN_FORM = Forms.Fields.of("name", "instanceType", "instanceCount", "region",
+            "startTime", "endTime", "teamNames").showing("plan", "name").showing("teams", "teamNames");
+    private static final Forms.Fields FLEET_FORM = Forms.Fields.of("capacity").showing("onDemandCapacity", "capacity");
+
     @GetMapping("/admin/teams")
     String teams(Model model) {
         access.require(Access.Level.PLATFORM_ADMIN, null);
@@ -59,13 +68,13 @@ class AdminPages {
     String saveTeam(@RequestParam String name, @RequestParam String displayName, @RequestParam Queueing queueing,
                     @RequestParam(defaultValue = "") String limits,
                     @RequestParam(required = false) Integer maxAccelerators,
-                    @RequestParam(required = false) Integer maxConcurrentJobs, RedirectAttributes redirect) {
-        access.require(Access.Level.PLATFORM_ADMIN, null);
-        return attempt(redirect, "/admin/teams", () -> {
-            teams.put(name.trim(), new TeamDefinition(displayName, 1, queueing));
-            teams.setQuotas(name.trim(), new QuotaDefinition(parseLimits(limits), maxAccelerators, maxConcurrentJobs));
+                    @RequestParam(required = false) Integer maxConcurrentJobs, @RequestParam Map<String, String> values,
+                    Model model, RedirectAttributes redirect) {
+        return Forms.submit(model, redirect, "/admin/teams", TEAM_FORM, values, () -> {
+            teams.put(name.trim(), new TeamDefinition(displayName, 1, queueing),
+                    new QuotaDefinition(parseLimits(limits), maxAccelerators, maxConcurrentJobs));
             return "Saved team " + name;
-        });
+        }, () -> teams(model));
     }
 
     @GetMapping("/admin/users")
@@ -80,22 +89,23 @@ class AdminPages {
     @PostMapping("/admin/users")
     String saveUser(@RequestParam String username, @RequestParam String displayName,
                     @RequestParam(required = false) String password,
-                    @RequestParam(defaultValue = "false") boolean platformAdmin, RedirectAttributes redirect) {
-        access.require(Access.Level.PLATFORM_ADMIN, null);
-        return attempt(redirect, "/admin/users", () -> {
+                    @RequestParam(defaultValue = "false") boolean platformAdmin, @RequestParam Map<String, String> values,
+                    Model model, RedirectAttributes redirect) {
+        model.addAttribute("failed", "user");
+        return Forms.submit(model, redirect, "/admin/users", USER_FORM, values, () -> {
             users.put(username.trim(), new UserDefinition(displayName, JobForm.blankToNull(password), platformAdmin, false));
             return "Saved " + username;
-        });
+        }, () -> users(model));
     }
 
     @PostMapping("/admin/users/{username}/memberships")
     String join(@PathVariable String username, @RequestParam String team, @RequestParam TeamRole role,
-                RedirectAttributes redirect) {
-        access.require(Access.Level.PLATFORM_ADMIN, null);
-        return attempt(redirect, "/admin/users", () -> {
+                @RequestParam Map<String, String> values, Model model, RedirectAttributes redirect) {
+        model.addAttribute("failed", "membership:" + username);
+        return Forms.submit(model, redirect, "/admin/users", MEMBERSHIP_FORM, values, () -> {
             users.setMembership(username, team, role);
             return username + " is " + role + " of " + team;
-        });
+        }, () -> users(model));
     }
 
     @GetMapping("/admin/plans")
@@ -109,14 +119,13 @@ class AdminPages {
     String savePlan(@RequestParam String name, @RequestParam String instanceType, @RequestParam Integer instanceCount,
                     @RequestParam(required = false) String region, @RequestParam String startTime,
                     @RequestParam String endTime, @RequestParam(defaultValue = "") String teamNames,
-                    RedirectAttributes redirect) {
-        access.require(Access.Level.PLATFORM_ADMIN, null);
-        return attempt(redirect, "/admin/plans", () -> {
+                    @RequestParam Map<String, String> values, Model model, RedirectAttributes redirect) {
+        return Forms.submit(model, redirect, "/admin/plans", PLAN_FORM, values, () -> {
             plans.put(name.trim(), new TrainingPlanDefinition(null, null, instanceType.trim(), instanceCount,
                     JobForm.blankToNull(region), instant("startTime", startTime), instant("endTime", endTime),
                     Arrays.stream(teamNames.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList()));
             return "Saved plan " + name;
-        });
+        }, () -> plans(model));
     }
 
     @GetMapping("/admin/fleet")
@@ -128,24 +137,12 @@ class AdminPages {
 
     @PostMapping("/admin/fleet")
     String setCapacity(@RequestParam String region, @RequestParam String instanceType, @RequestParam Integer capacity,
-                       RedirectAttributes redirect) {
-        access.require(Access.Level.PLATFORM_ADMIN, null);
-        return attempt(redirect, "/admin/fleet", () -> {
+                       @RequestParam Map<String, String> values, Model model, RedirectAttributes redirect) {
+        model.addAttribute("failed", "fleet:" + region + "/" + instanceType);
+        return Forms.submit(model, redirect, "/admin/fleet", FLEET_FORM, values, () -> {
             this.capacity.setOnDemandCapacity(region, instanceType, capacity);
             return instanceType + " in " + region + " now has " + capacity + " instance(s)";
-        });
-    }
-
-    /** Runs an admin change, flashing its outcome, and redirects back to the page it came from. */
-    private static String attempt(RedirectAttributes redirect, String page, java.util.function.Supplier<String> change) {
-        try {
-            redirect.addFlashAttribute("flash", change.get());
-        } catch (InvalidRequestException e) {
-            redirect.addFlashAttribute("flashError", e.summary());
-        } catch (NotFoundException | ConflictException e) {
-            redirect.addFlashAttribute("flashError", e.getMessage());
-        }
-        return "redirect:" + page;
+        }, () -> fleet(model));
     }
 
     static Map<String, Integer> parseLimits(String text) {

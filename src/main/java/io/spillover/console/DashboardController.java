@@ -2,7 +2,7 @@ package io.spillover.console;
 
 import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offering;
-import io.spillover.jobs.JobService;
+import io.spillover.jobs.JobQueries;
 import io.spillover.jobs.JobStatistics;
 import io.spillover.plans.PlanService;
 import io.spillover.plans.TrainingPlanView;
@@ -24,14 +24,14 @@ class DashboardController {
     static final Duration PLAN_WARNING = Duration.ofHours(1);
 
     private final ConsoleAccess access;
-    private final JobService jobs;
+    private final JobQueries jobs;
     private final JobStatistics statistics;
     private final CapacityService capacity;
     private final TeamService teams;
     private final PlanService plans;
     private final Clock clock;
 
-    DashboardController(ConsoleAccess access, JobService jobs, JobStatistics statistics, CapacityService capacity,
+    DashboardController(ConsoleAccess access, JobQueries jobs, JobStatistics statistics, CapacityService capacity,
                         TeamService teams, PlanService plans, Clock clock) {
         this.access = access;
         this.jobs = jobs;

@@ -61,7 +61,7 @@ public class JobForm {
                 : Arrays.stream(command.trim().split("\\s+")).toList();
         return new JobRequest(blankToNull(name), kind, blankToNull(profile), preferences,
                 fromProfile || !uniformCount ? null : instanceCount, maxPendingTimeInSeconds, maxRuntimeInSeconds,
-                priority, null, requiresEfa ? new Requirements(true, null, null, null, null) : null,
+                null, priority, null, requiresEfa ? new Requirements(true, null, null, null, null) : null,
                 words.isEmpty() ? null : new ContainerSpec(null, words, null),
                 runtimeSeconds == null ? null : new LocalSettings(runtimeSeconds, null), null);
     }

@@ -3,16 +3,22 @@ package io.spillover.console;
 import io.spillover.catalog.Catalog;
 import io.spillover.catalog.Equivalents;
 import io.spillover.catalog.InstanceType;
-import io.spillover.jobs.JobService;
+import io.spillover.jobs.Explanations;
+import io.spillover.jobs.JobCommands;
+import io.spillover.jobs.JobQueries;
 import io.spillover.jobs.JobStatus;
+import io.spillover.jobs.JobSubmissions;
 import io.spillover.plans.PlanService;
 import io.spillover.profiles.ProfileService;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
 import io.spillover.system.Access;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -26,17 +32,29 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 @Controller
 class JobPages {
 
+    /** Request fields the form shows under inputs of other names; the entries' own fields keep theirs. */
+    private static final Forms.Fields JOB_FORM = Forms.Fields.of("name", "kind", "profile", "instancePreferences",
+                    "instanceCount", "maxPendingTimeInSeconds", "maxRuntimeInSeconds", "priority")
+            .showing("container", "command").showing("local", "runtimeSeconds").showing("requires", "requiresEfa");
+
     private final ConsoleAccess access;
-    private final JobService jobs;
+    private final JobSubmissions submissions;
+    private final JobQueries jobs;
+    private final JobCommands commands;
+    private final Explanations explanations;
     private final ProfileService profiles;
     private final PlanService plans;
     private final Catalog catalog;
     private final Equivalents equivalents;
 
-    JobPages(ConsoleAccess access, JobService jobs, ProfileService profiles, PlanService plans, Catalog catalog,
+    JobPages(ConsoleAccess access, JobSubmissions submissions, JobQueries jobs, JobCommands commands,
+             Explanations explanations, ProfileService profiles, PlanService plans, Catalog catalog,
              Equivalents equivalents) {
         this.access = access;
+        this.submissions = submissions;
         this.jobs = jobs;
+        this.commands = commands;
+        this.explanations = explanations;
         this.profiles = profiles;
         this.plans = plans;
         this.catalog = catalog;
@@ -63,27 +81,32 @@ class JobPages {
     @PostMapping("/teams/{team}/jobs")
     String submit(@PathVariable String team, @ModelAttribute JobForm form, Model model,
                   RedirectAttributes redirect) {
-        access.require(Access.Level.MEMBER, team);
         try {
-            var submitted = jobs.submit(team, form.toRequest());
+            var submitted = submissions.submit(team, form.toRequest());
             redirect.addFlashAttribute("flash", "Submitted " + submitted.job().name());
             return "redirect:/teams/" + team + "/jobs/" + submitted.job().name();
         } catch (InvalidRequestException e) {
-            model.addAttribute("flashError", "The job was not submitted: fix the fields marked below.");
-            return form(team, form, byField(e.violations()), model);
+            return form(team, form, errors(form, e), model);
         }
     }
 
-    /** Where the form's job would go now, and why not elsewhere: a fragment for the form's Explain button. */
+    /**
+     * Where the form's job would go now, and why not elsewhere: a fragment for the form's Explain button. A
+     * request that breaks rules redraws the form instead, with each error beside its input, as Submit does.
+     */
     @PostMapping("/teams/{team}/jobs/explain")
-    String explain(@PathVariable String team, @ModelAttribute JobForm form, Model model) {
+    String explain(@PathVariable String team, @ModelAttribute JobForm form, Model model,
+                   HttpServletResponse response) {
         access.require(Access.Level.MEMBER, team);
         try {
-            model.addAttribute("explained", jobs.explain(team, form.toRequest()));
+            model.addAttribute("explained", explanations.explain(team, form.toRequest()));
+            return "jobs/explain :: result";
         } catch (InvalidRequestException e) {
-            model.addAttribute("violations", e.violations());
+            response.setHeader("HX-Retarget", "#job-form");
+            response.setHeader("HX-Reswap", "outerHTML");
+            form(team, form, errors(form, e), model);
+            return "jobs/form :: form";
         }
-        return "jobs/explain :: result";
     }
 
     /** Equivalent counts for one row of the preference editor. */
@@ -117,8 +140,7 @@ class JobPages {
 
     @PostMapping("/teams/{team}/jobs/{job}/stop")
     String stop(@PathVariable String team, @PathVariable String job, RedirectAttributes redirect) {
-        access.require(Access.Level.MEMBER, team);
-        jobs.stop(team, job);
+        commands.stop(team, job);
         redirect.addFlashAttribute("flash", "Asked to stop " + job);
         return "redirect:/teams/" + team + "/jobs/" + job;
     }
@@ -142,10 +164,12 @@ class JobPages {
         return "jobs/form";
     }
 
-    /** Violations by field, several for one field joined, so each input shows its own. */
-    static Map<String, String> byField(List<Violation> violations) {
-        var errors = new LinkedHashMap<String, String>();
-        violations.forEach(v -> errors.merge(v.field(), v.message(), (a, b) -> a + "; " + b));
-        return errors;
+    /** The violations by the input that shows them, each entry's beside that entry's inputs. */
+    private static Map<String, String> errors(JobForm form, InvalidRequestException e) {
+        var entryFields = IntStream.range(0, form.getEntries().size()).boxed()
+                .flatMap(i -> List.of("instanceType", "instanceCount", "trainingPlan", "region").stream()
+                        .map(field -> "instancePreferences[" + i + "]." + field))
+                .collect(Collectors.toSet());
+        return JOB_FORM.showing(entryFields).errors(e.violations());
     }
 }

@@ -12,6 +12,7 @@ import io.spillover.shared.InvalidRequestException;
 import io.spillover.system.Access;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,6 +37,10 @@ class TeamPages {
         this.tokens = tokens;
     }
 
+    private static final Forms.Fields PROFILE_FORM = Forms.Fields.of("name", "entries", "description")
+            .showing("profile", "name").showing("instancePreferences", "entries").showing("instanceCount", "entries");
+    private static final Forms.Fields TOKEN_FORM = Forms.Fields.of("name", "role");
+
     @GetMapping("/teams/{team}/profiles")
     String profiles(@PathVariable String team, Model model) {
         Caller caller = access.require(Access.Level.MEMBER, team);
@@ -50,21 +55,17 @@ class TeamPages {
      */
     @PostMapping("/teams/{team}/profiles")
     String saveProfile(@PathVariable String team, @RequestParam String name, @RequestParam String entries,
-                       @RequestParam(required = false) String description, RedirectAttributes redirect) {
-        Caller caller = access.require(Access.Level.TEAM_ADMIN, team);
-        try {
+                       @RequestParam(required = false) String description, @RequestParam Map<String, String> values,
+                       Model model, RedirectAttributes redirect) {
+        return Forms.submit(model, redirect, "/teams/" + team + "/profiles", PROFILE_FORM, values, () -> {
             var saved = profiles.save(team, name.trim(), new ProfileDefinition(null, parseEntries(entries), null, null,
-                    null, JobForm.blankToNull(description)), caller.name());
-            redirect.addFlashAttribute("flash", "Saved " + saved.name() + " v" + saved.version());
-        } catch (InvalidRequestException e) {
-            redirect.addFlashAttribute("flashError", e.summary());
-        }
-        return "redirect:/teams/" + team + "/profiles";
+                    null, null, JobForm.blankToNull(description)), access.caller().name());
+            return "Saved " + saved.name() + " v" + saved.version();
+        }, () -> profiles(team, model));
     }
 
     @PostMapping("/teams/{team}/profiles/{profile}/delete")
     String deleteProfile(@PathVariable String team, @PathVariable String profile, RedirectAttributes redirect) {
-        access.require(Access.Level.TEAM_ADMIN, team);
         profiles.delete(team, profile);
         redirect.addFlashAttribute("flash", "Deleted " + profile + "; jobs that used it keep their copy");
         return "redirect:/teams/" + team + "/profiles";
@@ -90,20 +91,16 @@ class TeamPages {
     /** Creates a token; its secret is shown once, on the page this redirects to. */
     @PostMapping("/teams/{team}/tokens")
     String createToken(@PathVariable String team, @RequestParam String name, @RequestParam TeamRole role,
-                       RedirectAttributes redirect) {
-        Caller caller = access.require(Access.Level.TEAM_ADMIN, team);
-        try {
-            redirect.addFlashAttribute("secret", tokens.issue(team, new TokenRequest(name, role, null), caller.name())
-                    .secret());
-        } catch (InvalidRequestException e) {
-            redirect.addFlashAttribute("flashError", e.violations().get(0).field() + ": " + e.violations().get(0).message());
-        }
-        return "redirect:/teams/" + team + "/tokens";
+                       @RequestParam Map<String, String> values, Model model, RedirectAttributes redirect) {
+        return Forms.submit(model, redirect, "/teams/" + team + "/tokens", TOKEN_FORM, values, () -> {
+            redirect.addFlashAttribute("secret", tokens.issue(team, new TokenRequest(name, role, null),
+                    access.caller().name()).secret());
+            return null;
+        }, () -> tokens(team, model));
     }
 
     @PostMapping("/teams/{team}/tokens/{id}/revoke")
     String revoke(@PathVariable String team, @PathVariable String id, RedirectAttributes redirect) {
-        access.require(Access.Level.TEAM_ADMIN, team);
         tokens.revoke(team, id);
         redirect.addFlashAttribute("flash", "Revoked token " + id);
         return "redirect:/teams/" + team + "/tokens";

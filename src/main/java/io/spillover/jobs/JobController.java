@@ -17,17 +17,23 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/teams/{team}")
 class JobController {
 
-    private final JobService jobs;
+    private final JobSubmissions submissions;
+    private final JobQueries jobs;
+    private final JobCommands commands;
+    private final Explanations explanations;
 
-    JobController(JobService jobs) {
+    JobController(JobSubmissions submissions, JobQueries jobs, JobCommands commands, Explanations explanations) {
+        this.submissions = submissions;
         this.jobs = jobs;
+        this.commands = commands;
+        this.explanations = explanations;
     }
 
     /** 201 with the new job; 200 with the original when the client token was seen before. */
     @PostMapping("/jobs")
     @Access(Access.Level.MEMBER)
     ResponseEntity<JobView> submit(@PathVariable String team, @RequestBody JobRequest request) {
-        JobService.Submitted submitted = jobs.submit(team, request);
+        JobSubmissions.Submitted submitted = submissions.submit(team, request);
         if (!submitted.created()) {
             return ResponseEntity.ok(submitted.job());
         }
@@ -64,12 +70,12 @@ class JobController {
     @PostMapping("/jobs/{job}/stop")
     @Access(Access.Level.MEMBER)
     JobView stop(@PathVariable String team, @PathVariable String job) {
-        return jobs.stop(team, job);
+        return commands.stop(team, job);
     }
 
     @PostMapping("/placements/explain")
     @Access(Access.Level.MEMBER)
     ExplainView explain(@PathVariable String team, @RequestBody JobRequest request) {
-        return jobs.explain(team, request);
+        return explanations.explain(team, request);
     }
 }

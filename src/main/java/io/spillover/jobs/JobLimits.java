@@ -1,6 +1,6 @@
 package io.spillover.jobs;
 
-import io.spillover.providers.JobTimeLimit;
+import io.spillover.placement.JobTimeLimit;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

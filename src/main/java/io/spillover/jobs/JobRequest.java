@@ -1,10 +1,10 @@
 package io.spillover.jobs;
 
 import io.spillover.catalog.JobKind;
+import io.spillover.placement.JobTimeLimit;
 import io.spillover.placement.RequestedEntry;
 import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
-import io.spillover.providers.JobTimeLimit;
 import io.spillover.providers.LocalSettings;
 import io.spillover.providers.SageMakerSettings;
 import jakarta.validation.Valid;
@@ -19,7 +19,9 @@ import java.util.List;
  * The body of a submission or an explain request (SPEC §5.1). Shape and value rules of single fields are
  * declared here; the rules that span fields and need the catalog, quotas and plans are the placement core's
  * {@link io.spillover.placement.SubmissionRules}. A job names a {@code profile} or gives
- * {@code instancePreferences}, never both.
+ * {@code instancePreferences}, never both. {@code fallbackAfterSeconds} is the job's patience: how long it waits
+ * for each earlier entry before it may take the next (0: the first entry that fits; absent: its profile's, else
+ * the platform's).
  */
 public record JobRequest(
         @Pattern(regexp = "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}",
@@ -32,6 +34,7 @@ public record JobRequest(
         Integer instanceCount,
         Long maxPendingTimeInSeconds,
         @Min(1) @Max(JobTimeLimit.MAX_SECONDS) Long maxRuntimeInSeconds,
+        @Min(0) @Max(JobTimeLimit.MAX_SECONDS) Long fallbackAfterSeconds,
         @Min(-1000) @Max(1000) Integer priority,
         @Size(min = 1, max = 128) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII without spaces")
         String clientToken,

@@ -8,7 +8,9 @@ import java.util.stream.Collectors;
 public enum JobStatus {
     PENDING, STARTING, RUNNING, STOPPING, COMPLETED, FAILED, STOPPED;
 
-    private static final Set<JobStatus> ENDED = EnumSet.of(COMPLETED, FAILED, STOPPED);
+    private static final EnumSet<JobStatus> ENDED = EnumSet.of(COMPLETED, FAILED, STOPPED);
+    /** Waiting or on the provider: every state but the ends. */
+    static final Set<JobStatus> LIVE = EnumSet.complementOf(ENDED);
     /** The states in which a job holds capacity on a provider. */
     static final Set<JobStatus> ON_PROVIDER = EnumSet.of(STARTING, RUNNING, STOPPING);
     /** On the provider and meant to go on running: not asked to stop. */

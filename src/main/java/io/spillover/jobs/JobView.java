@@ -15,7 +15,8 @@ import java.util.UUID;
 public record JobView(UUID id, String team, String name, JobKind kind, JobStatus status, StatusReason statusReason,
                       String statusMessage, Job.ProfileRef profile, List<PreferenceEntry> instancePreferences,
                       Integer instanceCount,
-                      Selection selection, long maxPendingTimeInSeconds, Long maxRuntimeInSeconds, int priority,
+                      Selection selection, long maxPendingTimeInSeconds, Long maxRuntimeInSeconds,
+                      Long fallbackAfterSeconds, int priority,
                       String clientToken, Requirements requires, ContainerSpec container, LocalSettings local,
                       SageMakerSettings sagemaker,
                       int attempt,
@@ -31,7 +32,7 @@ public record JobView(UUID id, String team, String name, JobKind kind, JobStatus
                 job.selectedType(), job.selectedCount(), job.selectedRegion(), job.selectedSource());
         return new JobView(job.id(), job.team(), job.name(), job.kind(), job.status(), job.statusReason(),
                 job.statusMessage(), job.profile(), job.preferences().entries(), job.instanceCount(), selection,
-                job.maxPendingSeconds(), job.maxRuntimeSeconds(), job.priority(), job.clientToken(),
+                job.maxPendingSeconds(), job.maxRuntimeSeconds(), job.spec().fallbackAfterSeconds(), job.priority(), job.clientToken(),
                 job.spec().requires(), job.spec().container(), job.spec().local(), job.spec().sagemaker(), job.attempt(), job.createdAt(),
                 job.startedAt(),
                 job.endedAt(), job.status() == JobStatus.PENDING ? job.pendingDeadline() : null, transitions);

@@ -4,13 +4,14 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.time.Instant;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -63,7 +64,8 @@ public class PendingJobs {
 
     private List<QueuedJob> load(String condition, Map<String, Object> params) {
         List<Row> rows = jdbc.sql("""
-                        SELECT j.id, j.team, j.kind, j.priority, j.created_at,
+                        SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds,
+                               CAST(j.spec ->> 'fallbackAfterSeconds' AS bigint) AS fallback_after_seconds,
                                e.instance_type, e.instance_count, e.region, e.training_plan
                           FROM jobs j JOIN job_entries e ON e.job_id = j.id
                          WHERE j.status = 'PENDING' AND (%s)
@@ -72,6 +74,8 @@ public class PendingJobs {
                 .query((rs, n) -> new Row(rs.getObject("id", UUID.class), rs.getString("team"),
                         JobKind.valueOf(rs.getString("kind")), rs.getInt("priority"),
                         rs.getTimestamp("created_at").toInstant(),
+                        seconds(rs.getObject("fallback_after_seconds", Long.class)),
+                        seconds(rs.getObject("max_runtime_seconds", Long.class)),
                         new PreferenceEntry(rs.getString("instance_type"), rs.getInt("instance_count"),
                                 rs.getString("region"), rs.getString("training_plan"))))
                 .list();
@@ -80,11 +84,17 @@ public class PendingJobs {
         return byJob.values().stream().map(jobRows -> {
             Row first = jobRows.get(0);
             return new QueuedJob(first.id(), first.team(), first.kind(), first.priority(), first.createdAt(),
-                    new PreferenceList(jobRows.stream().map(Row::entry).toList()));
+                    new PreferenceList(jobRows.stream().map(Row::entry).toList()), first.fallbackAfter(),
+                    first.maxRuntime());
         }).toList();
     }
 
     /** One job and one of its entries, as the query returns them. */
-    private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, PreferenceEntry entry) {
+    private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, Duration fallbackAfter,
+                       Duration maxRuntime, PreferenceEntry entry) {
+    }
+
+    private static Duration seconds(Long seconds) {
+        return seconds == null ? null : Duration.ofSeconds(seconds);
     }
 }

@@ -4,14 +4,22 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.PlacementRequest;
 import io.spillover.placement.PreferenceList;
 import io.spillover.placement.QueuedRequest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
-/** A pending job as the scheduler reads it: enough to evaluate it, nothing more. */
+/**
+ * A pending job as the scheduler reads it: enough to evaluate it, nothing more.
+ *
+ * @param fallbackAfter   its own patience, null for the platform's
+ * @param maxRuntime      its maximum run time, null when it has none
+ */
 public record QueuedJob(UUID id, String team, JobKind kind, int priority, Instant createdAt,
-                        PreferenceList preferences) {
+                        PreferenceList preferences, Duration fallbackAfter, Duration maxRuntime) {
 
-    public QueuedRequest<UUID> queued() {
-        return new QueuedRequest<>(id, new PlacementRequest(team, kind, preferences), priority, createdAt);
+    /** @param expectedRuntime what the scheduler expects of its run (see {@code FairShares}), null for nothing */
+    public QueuedRequest<UUID> queued(Duration expectedRuntime) {
+        return new QueuedRequest<>(id, new PlacementRequest(team, kind, preferences), priority, createdAt,
+                fallbackAfter, expectedRuntime);
     }
 }

@@ -15,6 +15,11 @@ public final class Capacity {
     private final Map<OfferingKey, OfferingState> offerings = new HashMap<>();
     private final Map<String, PlanState> plans = new HashMap<>();
     private final Map<String, TeamState> teams = new HashMap<>();
+    private final Map<OfferingKey, Hold> holds = new HashMap<>();
+
+    /** Free instances of an offering kept for one waiting job, so that smaller jobs do not take them first. */
+    private record Hold(int instances, String reason) {
+    }
 
     public Capacity(Collection<OfferingState> offerings, Collection<PlanState> plans, Collection<TeamState> teams) {
         offerings.forEach(o -> this.offerings.put(o.key(), o));
@@ -32,6 +37,40 @@ public final class Capacity {
 
     public Optional<TeamState> team(String team) {
         return Optional.ofNullable(teams.get(team));
+    }
+
+    /** Instances of the offering that a job may take now: its free ones less those held for another job. */
+    public int free(OfferingKey key) {
+        OfferingState offering = offerings.get(key);
+        if (offering == null) {
+            return 0;
+        }
+        Hold hold = holds.get(key);
+        return Math.max(0, offering.available() - (hold == null ? 0 : hold.instances()));
+    }
+
+    /** Why some of the offering's free instances are held, in words, when they are. */
+    public Optional<String> hold(OfferingKey key) {
+        return Optional.ofNullable(holds.get(key)).map(Hold::reason);
+    }
+
+    /**
+     * Holds up to {@code instances} of the offering's free instances for one waiting job; they stay held for
+     * the rest of the cycle. At most one hold per offering.
+     *
+     * @return how many were held
+     */
+    int hold(OfferingKey key, int instances, String reason) {
+        if (holds.containsKey(key)) {
+            throw new IllegalStateException(key.describe() + " already holds instances");
+        }
+        int held = Math.min(instances, free(key));
+        holds.put(key, new Hold(held, held + " held for " + reason));
+        return held;
+    }
+
+    boolean holds(OfferingKey key) {
+        return holds.containsKey(key);
     }
 
     public Collection<OfferingState> offerings() {

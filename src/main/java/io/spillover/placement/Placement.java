@@ -8,11 +8,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * Evaluates a job against capacity in one pass over its entries, in order (SPEC §3.3.1): an entry fits
  * when its source has the instances free, the team's headroom covers them and the offering is not marked
- * unavailable. The first entry that fits is selected; every entry gets a verdict.
+ * unavailable. The first entry that fits is selected; every entry gets a verdict. A queue policy may close
+ * entries for a while (a job's patience for its earlier entries, see {@link QueuePass}): a closed entry does
+ * not fit, and its verdict says why.
  */
 public final class Placement {
 
@@ -27,13 +30,21 @@ public final class Placement {
     }
 
     public Decision decide(PlacementRequest request, Capacity capacity, Instant now) {
+        return decide(request, capacity, now, index -> null);
+    }
+
+    /**
+     * @param closed why an entry may not be taken now whatever its capacity, or null when it may
+     */
+    public Decision decide(PlacementRequest request, Capacity capacity, Instant now, IntFunction<String> closed) {
         List<EntryVerdict> verdicts = new ArrayList<>(request.preferences().size());
         Integer selected = null;
         for (int i = 0; i < request.preferences().size(); i++) {
             PreferenceEntry entry = request.preferences().get(i);
-            Optional<String> refusal = refusal(request, entry, capacity, now);
-            if (refusal.isPresent()) {
-                verdicts.add(EntryVerdict.of(i, entry, false, refusal.get()));
+            String gate = closed.apply(i);
+            String refusal = gate != null ? gate : check(request, entry, capacity, now, true);
+            if (refusal != null) {
+                verdicts.add(EntryVerdict.of(i, entry, false, refusal));
             } else if (selected == null) {
                 selected = i;
                 verdicts.add(EntryVerdict.of(i, entry, true, "selected"));
@@ -44,75 +55,95 @@ public final class Placement {
         return new Decision(selected == null ? Decision.Outcome.NOTHING_FITS : Decision.Outcome.SELECTED, verdicts);
     }
 
-    /** Why the entry cannot be used now, or empty when it fits. */
-    private Optional<String> refusal(PlacementRequest request, PreferenceEntry entry, Capacity capacity, Instant now) {
+    /** Whether one entry fits now: what {@link #decide} finds for it, without wording a reason. */
+    public boolean fits(PlacementRequest request, int index, Capacity capacity, Instant now) {
+        return check(request, request.preferences().get(index), capacity, now, false) == null;
+    }
+
+    /** The marker {@link #check} returns for a refusal it was asked not to word. */
+    private static final String REFUSED = "refused";
+
+    /**
+     * Why the entry cannot be used now, or null when it fits. Unless {@code word}, a refusal is only
+     * {@link #REFUSED}: the queue pass asks this of many entries and words the verdicts of few.
+     */
+    private String check(PlacementRequest request, PreferenceEntry entry, Capacity capacity, Instant now,
+                         boolean word) {
         if (entry.trainingPlan() != null) {
             if (request.kind() != JobKind.TRAINING) {
-                return Optional.of("training plans serve training jobs only");
+                return "training plans serve training jobs only";
             }
-            Optional<String> planRefusal = planRefusal(request.team(), entry.trainingPlan(), capacity);
-            if (planRefusal.isPresent()) {
+            String planRefusal = planRefusal(request.team(), entry.trainingPlan(), capacity);
+            if (planRefusal != null) {
                 return planRefusal;
             }
         }
         OfferingKey key = entry.offering();
         Optional<OfferingState> found = capacity.offering(key);
         if (found.isEmpty() || found.get().total() == 0) {
-            return Optional.of(key.describe() + " has no instances");
+            return word ? key.describe() + " has no instances" : REFUSED;
         }
         OfferingState offering = found.get();
         if (offering.unavailableAt(now)) {
-            return Optional.of(key.describe() + " marked unavailable until " + TIME.format(offering.unavailableUntil())
-                    + (offering.unavailableCause() == null ? "" : " after " + offering.unavailableCause()));
+            return !word ? REFUSED : key.describe() + " marked unavailable until "
+                    + TIME.format(offering.unavailableUntil())
+                    + (offering.unavailableCause() == null ? "" : " after " + offering.unavailableCause());
         }
         int count = entry.instanceCount();
-        if (offering.available() < count) {
-            return Optional.of(key.describe() + " has " + offering.available() + " of " + offering.total()
-                    + " instances free, " + count + " needed");
+        int free = capacity.free(key);
+        if (free < count) {
+            return !word ? REFUSED : key.describe() + " has " + free + " of " + offering.total()
+                    + " instances free" + capacity.hold(key).map(h -> " (" + h + ")").orElse("")
+                    + ", " + count + " needed";
         }
-        return teamRefusal(request.team(), entry, capacity);
+        return teamRefusal(request.team(), entry, capacity, word);
     }
 
-    private static Optional<String> planRefusal(String team, String planName, Capacity capacity) {
+    private static String planRefusal(String team, String planName, Capacity capacity) {
         Optional<PlanState> found = capacity.plan(planName).filter(p -> p.visibleTo(team));
         if (found.isEmpty()) {
-            return Optional.of("plan " + planName + " is not available to team " + team);
+            return "plan " + planName + " is not available to team " + team;
         }
         PlanState plan = found.get();
         return switch (plan.status()) {
-            case ACTIVE -> Optional.empty();
-            case PENDING -> Optional.of("plan " + planName + " is not yet confirmed");
+            case ACTIVE -> null;
+            case PENDING -> "plan " + planName + " is not yet confirmed";
             // PlanState allows unknown times (a plan synced before its window is set); refuse, don't throw
-            case SCHEDULED -> Optional.of("plan " + planName + (plan.startTime() == null ? " has not started yet"
-                    : " starts at " + DATE_TIME.format(plan.startTime())));
-            case EXPIRED -> Optional.of("plan " + planName + (plan.endTime() == null ? " has expired"
-                    : " expired at " + DATE_TIME.format(plan.endTime())));
-            case FAILED -> Optional.of("plan " + planName + " failed");
+            case SCHEDULED -> "plan " + planName + (plan.startTime() == null ? " has not started yet"
+                    : " starts at " + DATE_TIME.format(plan.startTime()));
+            case EXPIRED -> "plan " + planName + (plan.endTime() == null ? " has expired"
+                    : " expired at " + DATE_TIME.format(plan.endTime()));
+            case FAILED -> "plan " + planName + " failed";
         };
     }
 
-    private Optional<String> teamRefusal(String teamName, PreferenceEntry entry, Capacity capacity) {
+    private String teamRefusal(String teamName, PreferenceEntry entry, Capacity capacity, boolean word) {
         Optional<TeamState> found = capacity.team(teamName);
         if (found.isEmpty()) {
-            return Optional.of("team " + teamName + " does not exist");
+            return "team " + teamName + " does not exist";
         }
         TeamState team = found.get();
         String type = entry.instanceType();
         int count = entry.instanceCount();
         if (team.inUse(type) + count > team.limit(type)) {
-            return Optional.of("team quota for " + type + ": " + team.inUse(type) + " of " + team.limit(type)
-                    + " in use, " + count + " needed");
+            return !word ? REFUSED : "team quota for " + type + ": " + team.inUse(type) + " of " + team.limit(type)
+                    + " in use, " + count + " needed";
         }
         int accelerators = count * catalog.get(type).acceleratorCount();
         if (team.maxAccelerators() != null && team.acceleratorsInUse() + accelerators > team.maxAccelerators()) {
-            return Optional.of("team accelerator cap: " + team.acceleratorsInUse() + " of " + team.maxAccelerators()
-                    + " in use, " + accelerators + " needed");
+            return !word ? REFUSED : "team accelerator cap: " + team.acceleratorsInUse() + " of "
+                    + team.maxAccelerators() + " in use, " + accelerators + " needed";
         }
         if (team.maxConcurrentJobs() != null && team.jobsInUse() >= team.maxConcurrentJobs()) {
-            return Optional.of("team concurrent-job cap: " + team.jobsInUse() + " of " + team.maxConcurrentJobs()
-                    + " jobs running");
+            return !word ? REFUSED : "team concurrent-job cap: " + team.jobsInUse() + " of "
+                    + team.maxConcurrentJobs() + " jobs running";
         }
-        return Optional.empty();
+        return null;
+    }
+
+    /** What one instance of the type counts for in fair share: its accelerators, or 1 for a type without any. */
+    public int shareUnits(String instanceType) {
+        return Math.max(1, catalog.get(instanceType).acceleratorCount());
     }
 
     /** Books the decision's selection in the working capacity, so the next decision of a cycle sees it. */

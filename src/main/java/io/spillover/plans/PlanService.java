@@ -12,6 +12,8 @@ import io.spillover.shared.ConflictException;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
 import io.spillover.shared.Violation;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Clock;
@@ -63,6 +65,8 @@ public class PlanService implements PlanDirectory {
 
     /** Registers a new plan; one of that name already is a conflict. */
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "register training plan",
+            target = "training-plans/{definition.name}")
     public TrainingPlanView create(TrainingPlanDefinition definition) {
         String name = definition == null ? null : definition.name();
         if (name == null || !NAME.matcher(name).matches()) {
@@ -78,6 +82,7 @@ public class PlanService implements PlanDirectory {
 
     /** Registers or changes a plan; answers whether it was new. */
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "save training plan", target = "training-plans/{name}")
     public boolean put(String name, TrainingPlanDefinition definition) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidRequestException("plan", "must be 1 to 64 lowercase letters, digits or hyphens");

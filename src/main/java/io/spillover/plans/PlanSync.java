@@ -6,6 +6,8 @@ import io.spillover.capacity.Offerings;
 import io.spillover.capacity.ProviderFleet;
 import io.spillover.placement.OfferingKey;
 import io.spillover.shared.ProviderUnavailableException;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +54,7 @@ public class PlanSync {
     }
 
     /** Asks the provider about every registered plan with an ARN, then applies its answers in one transaction. */
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "sync training plans", target = "training-plans")
     public Result sync() {
         Instant at = clock.instant();
         if (source.plansFollowTheirWindow()) {

@@ -8,6 +8,8 @@ import io.spillover.plans.PlanService;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
 import io.spillover.shared.Violation;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Clock;
@@ -46,6 +48,7 @@ public class ProfileService {
 
     /** Saves a new version; answers it. */
     @Transactional
+    @Change(level = Access.Level.TEAM_ADMIN, action = "save profile", target = "teams/{team}/profiles/{name}")
     public ProfileView save(String team, String name, ProfileDefinition definition, String by) {
         var teamState = teams.state(team);
         List<Violation> violations = new ArrayList<>(validation.check(definition));
@@ -86,6 +89,7 @@ public class ProfileService {
 
     /** Deletes a profile; jobs that used it keep their copy. */
     @Transactional
+    @Change(level = Access.Level.TEAM_ADMIN, action = "delete profile", target = "teams/{team}/profiles/{name}")
     public void delete(String team, String name) {
         teams.state(team);
         if (!profiles.delete(team, name)) {

@@ -1,5 +1,6 @@
 package io.spillover.providers;
 
+import io.spillover.placement.JobTimeLimit;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 

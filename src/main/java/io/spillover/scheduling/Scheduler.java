@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
 /**
  * The scheduler thread. While this instance leads, it sleeps until an event leaves work or a timer falls
  * due (a pending deadline, a run-time limit, an unavailable mark running out, a plan's window starting or
- * ending, the safety sweep), then runs
+ * ending, a waiting job's patience opening its next entry, the safety sweep), then runs
  * one {@link SchedulingCycle}. A standby instance only tries for the lead now and then.
  */
 @Component
@@ -105,7 +105,7 @@ class Scheduler implements SmartLifecycle {
                     leading = true;
                     nextSweep = now;
                 }
-                Instant wakeAt = Stream.of(jobs.nextDeadline(), offerings.nextMarkExpiry(),
+                Instant wakeAt = Stream.of(jobs.nextDeadline(), offerings.nextMarkExpiry(), cycle.nextRevisit(),
                                 plans.nextBoundary(now), Optional.of(nextSweep),
                                 Optional.of(now.plus(properties.leaderRetryInterval())))
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();

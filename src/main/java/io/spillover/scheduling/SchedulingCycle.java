@@ -10,18 +10,23 @@ import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.Placement;
+import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.QueuePass;
 import io.spillover.placement.QueuedRequest;
-import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.TeamState;
 import io.spillover.plans.PlanChanged;
 import io.spillover.plans.PlanService;
+import io.spillover.queue.FairShares;
 import io.spillover.tenancy.CapacityRefusedException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -32,9 +37,13 @@ import org.springframework.stereotype.Component;
 /**
  * One scheduling cycle, as a pipeline: (1) apply the timers that fell due — pending deadlines, run-time
  * limits, unavailable marks running out; (2) snapshot the capacity and the pending jobs the wake-up
- * concerns; (3) decide: the placement core's {@link QueuePass} takes the jobs in queue order against the
- * snapshot, with no I/O; (4) apply: commit each selection (the database refusing any overbooking) and log
- * the evaluations that placed nothing.
+ * concerns, and the teams' fair shares; (3) decide: the placement core's {@link QueuePass} takes the jobs
+ * under the platform's queue policy against the snapshot, with no I/O; (4) apply: commit each selection (the
+ * database refusing any overbooking) and log the evaluations that placed nothing.
+ *
+ * <p>The cycle remembers two things of the policy between cycles, in memory only (a new leader's first sweep
+ * finds them again): when a waiting job's patience opens its next entry, so the scheduler wakes for it then,
+ * and which jobs hold instances, so every cycle that could give those instances away includes them.
  */
 @Component
 class SchedulingCycle {
@@ -48,16 +57,20 @@ class SchedulingCycle {
     private final QueuePass pass;
     private final Wakeups wakeups;
     private final PlanService plans;
+    private final FairShares fairShares;
     private final Clock clock;
+    private final Map<UUID, Instant> revisits = new HashMap<>();
+    private Set<UUID> holders = Set.of();
 
     SchedulingCycle(JobLifecycle lifecycle, PendingJobs queue, CapacityService capacity, Offerings offerings,
-                    Placement placement, Wakeups wakeups, PlanService plans, Clock clock) {
+                    Placement placement, Wakeups wakeups, PlanService plans, FairShares fairShares, Clock clock) {
         this.plans = plans;
+        this.fairShares = fairShares;
         this.lifecycle = lifecycle;
         this.queue = queue;
         this.capacity = capacity;
         this.offerings = offerings;
-        this.pass = new QueuePass(placement);
+        this.pass = new QueuePass(placement, fairShares.policy());
         this.wakeups = wakeups;
         this.clock = clock;
     }
@@ -65,25 +78,49 @@ class SchedulingCycle {
     void run(Scope scope) {
         Instant now = clock.instant();
         applyTimers(now, scope);
+        for (Iterator<Map.Entry<UUID, Instant>> due = revisits.entrySet().iterator(); due.hasNext(); ) {
+            Map.Entry<UUID, Instant> revisit = due.next();
+            if (!revisit.getValue().isAfter(now)) {
+                scope.and(Scope.job(revisit.getKey(), Trigger.FALLBACK_OPENED));
+                due.remove();
+            }
+        }
         if (scope.isEmpty()) {
             return;
         }
+        for (UUID holder : holders) {
+            if (!scope.jobs().containsKey(holder)) {
+                scope.and(Scope.job(holder, Trigger.HOLDING));
+            }
+        }
         Capacity snapshot = capacity.snapshot();
-        List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream().map(QueuedJob::queued).toList();
+        FairShares.Snapshot shares = fairShares.read();
+        List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream()
+                .map(job -> job.queued(shares.expectedRuntime(job.team(), job.maxRuntime()))).toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
-        List<QueuePass.Outcome<UUID>> outcomes = pass.decide(queue, snapshot, decidedAt);
+        QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt);
+        holders = Set.copyOf(result.holds().values()); // every holder was in the scope, so the pass saw them all
         var waiting = new ArrayList<JobLifecycle.Evaluated>();
-        for (QueuePass.Outcome<UUID> outcome : outcomes) {
+        for (QueuePass.Outcome<UUID> outcome : result.outcomes()) {
             QueuedRequest<UUID> job = outcome.job();
             String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job)).name();
+            revisits.remove(job.id());
             if (outcome.decision().isSelected()) {
                 commit(job.id(), outcome.decision(), trigger, decidedAt);
             } else {
                 waiting.add(new JobLifecycle.Evaluated(job.id(), job.request().team(), outcome.decision(), trigger));
+                if (outcome.revisitAt() != null) {
+                    revisits.put(job.id(), outcome.revisitAt());
+                }
             }
         }
         lifecycle.recordWaiting(waiting, decidedAt);
+    }
+
+    /** When the earliest waiting job's patience opens an entry: the scheduler wakes then. */
+    Optional<Instant> nextRevisit() {
+        return revisits.values().stream().min(Instant::compareTo);
     }
 
     /**

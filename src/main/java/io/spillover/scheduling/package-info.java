@@ -6,7 +6,7 @@
  * Takes the snapshot, lets placement decide, and applies through jobs and the provider: it sits above them all.
  */
 @ApplicationModule(allowedDependencies = {
-        "capacity", "jobs", "placement", "plans", "providers", "shared", "system", "tenancy"})
+        "capacity", "jobs", "placement", "plans", "providers", "queue", "shared", "system", "tenancy"})
 package io.spillover.scheduling;
 
 import org.springframework.modulith.ApplicationModule;

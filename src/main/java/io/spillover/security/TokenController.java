@@ -53,7 +53,7 @@ class TokenController {
     @ResponseStatus(HttpStatus.CREATED)
     @Access(Access.Level.PLATFORM_ADMIN)
     TokenView issuePlatform(@RequestBody TokenRequest request) {
-        return tokens.issue(null, request, callers.name());
+        return tokens.issuePlatform(request, callers.name());
     }
 
     @GetMapping("/api/v1/admin/tokens")
@@ -66,6 +66,6 @@ class TokenController {
     @ResponseStatus(HttpStatus.NO_CONTENT)
     @Access(Access.Level.PLATFORM_ADMIN)
     void revokePlatform(@PathVariable String id) {
-        tokens.revoke(null, id);
+        tokens.revokePlatform(id);
     }
 }

@@ -3,6 +3,8 @@ package io.spillover.security;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
 import io.spillover.shared.Violation;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.Validation;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Issues, lists, revokes and checks API tokens. A token reads {@code spl_<id>_<secret>}: the id finds the
@@ -41,8 +44,21 @@ public class TokenService {
         this.clock = clock;
     }
 
-    /** Issues a token of the team (null: a platform-admin token); the answer is the only time the secret shows. */
+    /** Issues a token of the team; the answer is the only time the secret shows. */
+    @Transactional
+    @Change(level = Access.Level.TEAM_ADMIN, action = "issue token", target = "teams/{team}/tokens")
     public TokenView issue(String team, TokenRequest request, String createdBy) {
+        return issueOf(team, request, createdBy);
+    }
+
+    /** Issues a platform-admin token; the answer is the only time the secret shows. */
+    @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "issue platform token", target = "tokens")
+    public TokenView issuePlatform(TokenRequest request, String createdBy) {
+        return issueOf(null, request, createdBy);
+    }
+
+    private TokenView issueOf(String team, TokenRequest request, String createdBy) {
         List<Violation> violations = new ArrayList<>(validation.check(request));
         Instant now = clock.instant();
         if (request != null && request.expiresAt() != null && !request.expiresAt().isAfter(now)) {
@@ -68,7 +84,19 @@ public class TokenService {
         return tokens.of(team).stream().map(t -> t.view(null)).toList();
     }
 
+    @Transactional
+    @Change(level = Access.Level.TEAM_ADMIN, action = "revoke token", target = "teams/{team}/tokens/{id}")
     public void revoke(String team, String id) {
+        revokeOf(team, id);
+    }
+
+    @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "revoke platform token", target = "tokens/{id}")
+    public void revokePlatform(String id) {
+        revokeOf(null, id);
+    }
+
+    private void revokeOf(String team, String id) {
         if (!tokens.revoke(team, id, clock.instant())) {
             throw new NotFoundException("no token " + id);
         }

@@ -3,6 +3,8 @@ package io.spillover.security;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
 import io.spillover.shared.Violation;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Clock;
@@ -42,6 +44,7 @@ public class UserService implements UserDetailsService {
 
     /** Creates or changes a user; answers whether it was created. */
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "save user", target = "users/{username}")
     public boolean put(String username, UserDefinition definition) {
         List<Violation> violations = new ArrayList<>(validation.check(definition));
         if (!USERNAME.matcher(username).matches()) {
@@ -57,6 +60,7 @@ public class UserService implements UserDetailsService {
     }
 
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "set membership", target = "users/{username}/memberships/{team}")
     public UserView setMembership(String username, String team, TeamRole role) {
         requireUser(username);
         if (!teams.exists(team)) {
@@ -70,6 +74,8 @@ public class UserService implements UserDetailsService {
     }
 
     @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "remove membership",
+            target = "users/{username}/memberships/{team}")
     public void removeMembership(String username, String team) {
         requireUser(username);
         if (!users.removeMembership(username, team)) {

@@ -1,10 +1,14 @@
 package io.spillover.tenancy;
 
 import io.spillover.catalog.Catalog;
+import io.spillover.placement.TeamShare;
 import io.spillover.placement.TeamState;
+import io.spillover.queue.FairShares;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
 import io.spillover.shared.Violation;
+import io.spillover.system.Access;
+import io.spillover.system.Change;
 import io.spillover.system.Validation;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,9 +32,11 @@ public class TeamService {
     private final Validation validation;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final FairShares fairShares;
 
     TeamService(Teams teams, TeamUsage usage, Catalog catalog, Validation validation,
-                ApplicationEventPublisher events, Clock clock) {
+                ApplicationEventPublisher events, Clock clock, FairShares fairShares) {
+        this.fairShares = fairShares;
         this.teams = teams;
         this.usage = usage;
         this.catalog = catalog;
@@ -41,7 +47,26 @@ public class TeamService {
 
     /** Creates the team or changes its description; answers whether it was created. */
     @Transactional
-    public boolean put(String name, TeamDefinition definition) {
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "save team", target = "teams/{team}")
+    public boolean put(String team, TeamDefinition definition) {
+        return describe(team, definition);
+    }
+
+    /** Creates or changes the team and sets its quotas, all or nothing, as the console's team form does. */
+    @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "save team and quotas", target = "teams/{team}")
+    public TeamView put(String team, TeamDefinition definition, QuotaDefinition quotas) {
+        describe(team, definition);
+        return limit(team, quotas);
+    }
+
+    @Transactional
+    @Change(level = Access.Level.PLATFORM_ADMIN, action = "set quotas", target = "teams/{team}/quotas")
+    public TeamView setQuotas(String team, QuotaDefinition definition) {
+        return limit(team, definition);
+    }
+
+    private boolean describe(String name, TeamDefinition definition) {
         List<Violation> violations = new ArrayList<>(validation.check(definition));
         if (!NAME.matcher(name).matches()) {
             violations.add(0, new Violation("team", "must be 1 to 40 lowercase letters, digits or hyphens,"
@@ -54,13 +79,12 @@ public class TeamService {
         Team team = teams.findById(name).orElseGet(() -> new Team(name, clock.instant()));
         team.describe(definition.displayName(), definition.weight() == null ? 1 : definition.weight(),
                 definition.queueing() == null ? Queueing.BEST_EFFORT_FIFO : definition.queueing(), clock.instant());
-        teams.save(team);
+        teams.saveAndFlush(team); // before its quotas, which the database checks against it
         events.publishEvent(new QuotaChanged(name));
         return created;
     }
 
-    @Transactional
-    public TeamView setQuotas(String name, QuotaDefinition definition) {
+    private TeamView limit(String name, QuotaDefinition definition) {
         Team team = teams.findById(name).orElseThrow(() -> notFound(name));
         List<Violation> violations = new ArrayList<>(validation.check(definition));
         if (definition.instanceLimits() != null) {
@@ -76,21 +100,22 @@ public class TeamService {
         teams.save(team);
         usage.replaceLimits(name, definition.instanceLimits());
         events.publishEvent(new QuotaChanged(name));
-        return view(team, usage.state(name).orElseThrow());
+        return view(team, usage.state(name).orElseThrow(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public TeamView get(String name) {
         Team team = teams.findById(name).orElseThrow(() -> notFound(name));
-        return view(team, usage.state(name).orElseThrow());
+        return view(team, usage.state(name).orElseThrow(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public List<TeamView> list() {
         Map<String, TeamState> states = usage.states();
+        FairShares.Snapshot shares = fairShares.read();
         return teams.findAll().stream()
                 .sorted(java.util.Comparator.comparing(Team::name))
-                .map(team -> view(team, states.get(team.name())))
+                .map(team -> view(team, states.get(team.name()), shares))
                 .toList();
     }
 
@@ -107,13 +132,20 @@ public class TeamService {
         return new NotFoundException("no team " + name);
     }
 
-    private static TeamView view(Team team, TeamState state) {
+    private static TeamView view(Team team, TeamState state, FairShares.Snapshot shares) {
         var limits = new TreeMap<>(state.instanceLimits());
         limits.values().removeIf(limit -> limit == 0);
         var used = new TreeMap<>(state.instancesInUse());
         used.values().removeIf(count -> count == 0);
         return new TeamView(team.name(), team.displayName(), team.weight(), team.queueing(),
                 new TeamView.Quotas(limits, team.maxAccelerators(), team.maxConcurrentJobs()),
-                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse()));
+                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse()), share(team.name(), shares));
+    }
+
+    private static TeamView.Share share(String team, FairShares.Snapshot shares) {
+        TeamShare share = shares.shares().getOrDefault(team, TeamShare.NEW_TEAM);
+        return new TeamView.Share(shares.policy().fairShare(), shares.targetShare(team), shares.usageShare(team),
+                share.usage() / 3600, shares.policy().shareHalfLife().toSeconds(),
+                shares.typical().containsKey(team) ? shares.typical().get(team).toSeconds() : null);
     }
 }

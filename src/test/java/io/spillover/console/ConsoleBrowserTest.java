@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The console in a real Chromium: sign in, submit through the preference editor, watch a pending job start
- * live, see inline errors, stop a job, and keep members out of admin pages. Screenshots of the dashboard
+ * live, see every form's errors beside its inputs, stop a job, and keep members out of admin pages. Screenshots of the dashboard
  * and a job page land in {@code target/screenshots/}.
  */
 class ConsoleBrowserTest extends ApiTest {
@@ -135,6 +135,28 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(error).containsText("team quota for " + P4D + " allows 4 instances, not 8");
         assertThat(page.locator("#entry-count-1")).hasValue("8");
         assertThat(api.get("/api/v1/teams/" + team + "/jobs").json().get("totalItems").asInt()).isZero();
+    }
+
+    @Test
+    void everyFormShowsItsErrorsBesideItsInputsKeepingWhatWasTyped() {
+        page.navigate(url("/teams/" + team + "/profiles"));
+        page.fill("#pname", "Not A Name");
+        page.fill("#pentries", "ml.nonsense 2");
+        page.click("form:has(#pname) button.primary");
+
+        assertThat(page.locator("#name-error")).containsText("lowercase letters");
+        assertThat(page.locator("#entries-error")).containsText("ml.nonsense");
+        assertThat(page.locator("#pname")).hasValue("Not A Name");
+        assertThat(page.locator(".flash.bad")).hasCount(0);
+
+        page.navigate(url("/teams/" + team + "/jobs/new"));
+        fillEntry(0, P4D, "8");
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Explain")).click();
+
+        assertThat(page.locator("#preferences .entry").first().locator(".error"))
+                .containsText("team quota for " + P4D + " allows 4 instances, not 8");
+        page.click("[data-add]");
+        assertThat(page.locator("#preferences .entry")).hasCount(2);
     }
 
     @Test

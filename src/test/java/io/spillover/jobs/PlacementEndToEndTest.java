@@ -276,11 +276,6 @@ class PlacementEndToEndTest extends ApiTest {
         assertThat(offering(P4D).get("inUse").asInt()).isZero();
     }
 
-    private JsonNode awaitEvaluation(String team, String job) {
-        return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> evaluations(team, job), e -> e.size() > 0).get(0);
-    }
-
     private List<JsonNode> awaitAllEvaluated(String team, int count) {
         return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
                 .until(() -> {
@@ -308,11 +303,6 @@ class PlacementEndToEndTest extends ApiTest {
         throw new AssertionError("no offering " + instanceType);
     }
 
-    static List<String> reasons(JsonNode evaluation) {
-        var reasons = new ArrayList<String>();
-        evaluation.get("entries").forEach(e -> reasons.add(e.get("reason").asString()));
-        return reasons;
-    }
 
     static List<String> transitions(JsonNode job) {
         var statuses = new ArrayList<String>();

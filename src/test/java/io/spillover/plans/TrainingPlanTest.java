@@ -165,16 +165,6 @@ class TrainingPlanTest extends ApiTest {
         return Map.of("instanceType", P5, "instanceCount", count, "trainingPlan", plan);
     }
 
-    private JsonNode awaitEvaluation(String team, String job) {
-        return Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> evaluations(team, job), e -> e.size() > 0).get(0);
-    }
-
-    private static List<String> reasons(JsonNode evaluation) {
-        var reasons = new ArrayList<String>();
-        evaluation.get("entries").forEach(e -> reasons.add(e.get("reason").asString()));
-        return reasons;
-    }
 
     private static Instant transitionTo(JsonNode job, String status) {
         for (JsonNode t : job.get("transitions")) {

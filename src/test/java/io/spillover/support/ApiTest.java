@@ -105,6 +105,19 @@ public abstract class ApiTest {
                 .until(() -> describe(team, job), j -> wanted.contains(j.get("status").asString()));
     }
 
+    /** Waits (up to 10 s) for the job's first evaluation and returns its latest. */
+    protected JsonNode awaitEvaluation(String team, String job) {
+        return await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> evaluations(team, job), e -> e.size() > 0).get(0);
+    }
+
+    /** Each entry's reason in an evaluation, in entry order. */
+    protected static List<String> reasons(JsonNode evaluation) {
+        var reasons = new ArrayList<String>();
+        evaluation.get("entries").forEach(e -> reasons.add(e.get("reason").asString()));
+        return reasons;
+    }
+
     protected JsonNode evaluations(String team, String job) {
         return expect(api.get("/api/v1/teams/" + team + "/jobs/" + job + "/evaluations"), 200).json();
     }

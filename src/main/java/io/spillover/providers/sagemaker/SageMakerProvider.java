@@ -2,11 +2,11 @@ package io.spillover.providers.sagemaker;
 
 import io.spillover.capacity.FleetOffering;
 import io.spillover.catalog.JobKind;
+import io.spillover.placement.JobTimeLimit;
 import io.spillover.placement.PlanStatus;
 import io.spillover.plans.PlanRef;
 import io.spillover.plans.ProviderPlan;
 import io.spillover.providers.CapacityProvider;
-import io.spillover.providers.JobTimeLimit;
 import io.spillover.providers.LaunchOutcome;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.PendingTimeRange;

@@ -1,7 +1,7 @@
 package io.spillover.providers.sagemaker;
 
+import io.spillover.placement.JobTimeLimit;
 import io.spillover.providers.ContainerSpec;
-import io.spillover.providers.JobTimeLimit;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.SageMakerSettings;
 import java.util.List;

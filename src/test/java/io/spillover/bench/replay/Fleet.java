@@ -166,6 +166,14 @@ public final class Fleet {
     }
 
     /** The trace's run time on the type's generation divided by its speedup, rounded up, at least 1 s. */
+    /** The maximum run time the job's user is modelled to give ({@link ReplayConfig.MaxRuntimeHint}). */
+    public java.time.Duration maxRuntimeHint(TraceJob job, String instanceType) {
+        ReplayConfig.MaxRuntimeHint hint = config.maxRuntimeHint();
+        double padded = runtimeSeconds(job, instanceType) * hint.padding();
+        long rounded = (long) Math.ceil(padded / hint.roundUpSeconds()) * hint.roundUpSeconds();
+        return java.time.Duration.ofSeconds(Math.min(2_419_200, Math.max(hint.roundUpSeconds(), rounded)));
+    }
+
     public long runtimeSeconds(TraceJob job, String instanceType) {
         ReplayConfig.TypeSpec spec = type(instanceType);
         return Math.max(1, (long) Math.ceil(job.durationSeconds(spec.generation()) / spec.speedup()));

@@ -21,6 +21,11 @@ public record JobRun(ReplayJob job, long startSeconds, long endSeconds, int choi
         return endSeconds - job.trace().submitSeconds();
     }
 
+    /** (wait + run) / run: how many times longer the job took than its run alone; a run counts at least 1 s. */
+    public double slowdown() {
+        return (double) (waitSeconds() + Math.max(1, runSeconds())) / Math.max(1, runSeconds());
+    }
+
     /** Instance-seconds the job held. */
     public double busyInstanceSeconds() {
         return (double) entry.instanceCount() * runSeconds();

@@ -4,7 +4,10 @@ import io.spillover.placement.Capacity;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.OfferingState;
 import io.spillover.placement.PreferenceEntry;
+import io.spillover.placement.TeamShare;
 import io.spillover.placement.TeamState;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,6 +25,9 @@ final class Ledger {
     private final Map<String, Map<String, Integer>> teamInUse = new TreeMap<>();
     private final Map<String, Integer> teamAccelerators = new HashMap<>();
     private final Map<String, Integer> teamJobs = new HashMap<>();
+    private final Map<String, Double> usage = new HashMap<>();
+    private final Map<String, Instant> usageAsOf = new HashMap<>();
+    private final Map<String, Double> charged = new HashMap<>();
 
     Ledger(Fleet fleet, Iterable<String> teams) {
         this.fleet = fleet;
@@ -39,12 +45,43 @@ final class Ledger {
         return new Capacity(offerings, fleet.plans(), teams);
     }
 
+    /** Each team's weight (1) and the decayed usage of its ended runs at {@code now}, for fair share. */
+    Map<String, TeamShare> shares(Instant now, Duration halfLife) {
+        var shares = new HashMap<String, TeamShare>();
+        for (String team : teamInUse.keySet()) {
+            double used = usage.containsKey(team) ? TeamShare.decay(usage.get(team), usageAsOf.get(team), now, halfLife) : 0;
+            shares.put(team, new TeamShare(1, Math.max(0, used + charged.getOrDefault(team, 0.0))));
+        }
+        return shares;
+    }
+
+    /** What in use per offering, for {@link PlanWatch}. */
+    Map<OfferingKey, Integer> inUse() {
+        return inUse;
+    }
+
     void take(String team, PreferenceEntry entry) {
         change(team, entry, 1);
     }
 
+    /** A run starts and is charged to its team until it ends ({@link TeamShare#charge}). */
+    void take(String team, PreferenceEntry entry, double charge) {
+        take(team, entry);
+        charged.merge(team, charge, Double::sum);
+    }
+
     void release(String team, PreferenceEntry entry) {
         change(team, entry, -1);
+    }
+
+    /** A run ends: its instances come back and its usage joins the team's, decayed from now on. */
+    void release(String team, PreferenceEntry entry, Instant start, Instant end, Duration halfLife, double charge) {
+        release(team, entry);
+        charged.merge(team, -charge, Double::sum);
+        int units = entry.instanceCount() * fleet.acceleratorsPerInstance(entry.instanceType());
+        double before = usage.containsKey(team) ? TeamShare.decay(usage.get(team), usageAsOf.get(team), end, halfLife) : 0;
+        usage.put(team, before + TeamShare.ofRun(units, start, end, halfLife));
+        usageAsOf.put(team, end);
     }
 
     private void change(String team, PreferenceEntry entry, int sign) {

@@ -1,5 +1,7 @@
 package io.spillover.bench.replay;
 
+import io.spillover.placement.QueuePolicy;
+
 /** How the replayed jobs ask for capacity; each policy is replayed on the same fleet and the same jobs. */
 public sealed interface Policy {
 
@@ -33,6 +35,19 @@ public sealed interface Policy {
         public String describe() {
             return "each job names up to 5 types in preference order; queued by QueuePass, re-evaluated when"
                     + " capacity frees";
+        }
+    }
+
+    /**
+     * Each job names its whole list and waits in Spillover's queue, served under a {@link QueuePolicy} of the
+     * placement core: precedence, patience, fair share, shortest first and holds, each on or off. A job's
+     * expected run time is its team's median run so far, as the service's; with {@code maxRuntimeHints}, it is
+     * the {@code maxRuntimeInSeconds} its user is modelled to give ({@link Fleet#maxRuntimeHint}).
+     */
+    record Queued(String name, String describe, QueuePolicy queue, boolean maxRuntimeHints) implements Policy {
+
+        Queued(String name, String describe, QueuePolicy queue) {
+            this(name, describe, queue, false);
         }
     }
 

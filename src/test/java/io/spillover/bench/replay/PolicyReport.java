@@ -22,6 +22,13 @@ import java.util.stream.Collectors;
  * @param fleetUtilizationUntilLastArrival the same, from the first to the last submission only, where the
  *                                         long tail of the last jobs does not dilute it
  * @param planUtilization                  over the training plans' instances and the makespan
+ * @param slowdownByTeam                   per team, the mean over its started jobs of (wait + run) / run
+ * @param fairness                         Jain's index over the teams' mean slowdowns: 1 when every team's jobs
+ *                                         are slowed alike, 1 / teams when one team takes all the slowdown
+ * @param pastMaxPendingTime               started jobs that waited longer than the replay's maximum pending
+ *                                         time (SPEC's default, 24 h): the service would have stopped them
+ * @param planUtilizationWhileWaiting      busy share of the plans' instances while a job listing the plan
+ *                                         waited
  * @param clientSubmissions                jobs submitted by clients: one per job in Spillover's queue; for a
  *                                         polling script every try, refused or not (wait / interval + 1 per job)
  * @param wallMillis                       real time the replay of this policy took
@@ -31,7 +38,8 @@ public record PolicyReport(String policy, String description, int jobs, int star
                            double meanRunSeconds, double meanCompletionSeconds, long makespanSeconds,
                            double fleetUtilization, double fleetUtilizationUntilLastArrival, double planUtilization,
                            Map<String, Double> utilizationByOffering, Map<String, Long> jobsByTeam,
-                           Map<String, Double> meanWaitByTeamSeconds,
+                           Map<String, Double> meanWaitByTeamSeconds, Map<String, Double> slowdownByTeam,
+                           double fairness, long pastMaxPendingTime, double planUtilizationWhileWaiting,
                            long clientSubmissions, long evaluations, long events, long wallMillis) {
 
     /** Mean and nearest-rank percentiles, in seconds. */
@@ -51,6 +59,9 @@ public record PolicyReport(String policy, String description, int jobs, int star
             return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)];
         }
     }
+
+    /** SPEC §3.4.3's default maximum pending time. */
+    static final long MAX_PENDING_SECONDS = 86_400;
 
     static PolicyReport of(PolicyRun run, Fleet fleet, long wallMillis) {
         List<JobRun> runs = run.runs();
@@ -93,6 +104,9 @@ public record PolicyReport(String policy, String description, int jobs, int star
         Map<String, Double> byTeam = new TreeMap<>(runs.stream().collect(Collectors.groupingBy(r -> r.job().team(),
                 Collectors.averagingLong(JobRun::waitSeconds))));
 
+        Map<String, Double> slowdown = new TreeMap<>(runs.stream().collect(Collectors.groupingBy(r -> r.job().team(),
+                Collectors.averagingDouble(JobRun::slowdown))));
+
         return new PolicyReport(run.policy().name(), run.policy().describe(), jobs, runs.size(),
                 run.neverStarted().size(), Distribution.of(runs.stream().mapToLong(JobRun::waitSeconds).toArray()),
                 share(startsByChoice.get(0), runs.size()), startsByChoice,
@@ -101,7 +115,9 @@ public record PolicyReport(String policy, String description, int jobs, int star
                 share(busy, (double) fleet.totalInstances() * makespan),
                 share(busyInArrivals, (double) fleet.totalInstances() * arrivals),
                 share(planBusy, (double) fleet.planInstances() * makespan), byOffering, jobsByTeam, byTeam,
-                submissions(run), run.evaluations(), run.events(), wallMillis);
+                slowdown, jain(slowdown.values()),
+                runs.stream().filter(r -> r.waitSeconds() > MAX_PENDING_SECONDS).count(),
+                run.planUtilizationWhileWaiting(), submissions(run), run.evaluations(), run.events(), wallMillis);
     }
 
     /** A script's start is one of its tries, made every interval since submission, so it made wait / interval + 1. */
@@ -110,6 +126,13 @@ public record PolicyReport(String policy, String description, int jobs, int star
             return run.runs().stream().mapToLong(r -> r.waitSeconds() / polling.intervalSeconds() + 1).sum();
         }
         return run.runs().size() + run.neverStarted().size();
+    }
+
+    /** Jain's fairness index: (sum x)^2 / (n * sum x^2); 1 for no values. */
+    static double jain(java.util.Collection<Double> values) {
+        double sum = values.stream().mapToDouble(Double::doubleValue).sum();
+        double squares = values.stream().mapToDouble(v -> v * v).sum();
+        return squares == 0 ? 1 : sum * sum / (values.size() * squares);
     }
 
     private static double share(double part, double whole) {

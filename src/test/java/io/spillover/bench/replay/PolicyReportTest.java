@@ -18,7 +18,7 @@ class PolicyReportTest {
         var run = new PolicyRun(new Policy.PreferenceLists(), List.of(
                 new JobRun(jobs.get(0), 0, 100, 0, jobs.get(0).choices().get(0)),
                 new JobRun(jobs.get(1), 100, 300, 1, jobs.get(1).choices().get(1)),
-                new JobRun(jobs.get(2), 20, 100, 0, jobs.get(2).choices().get(0))), List.of(), 3, 6);
+                new JobRun(jobs.get(2), 20, 100, 0, jobs.get(2).choices().get(0))), List.of(), 3, 6, 1.0);
 
         PolicyReport report = PolicyReport.of(run, fleet, 0);
 

@@ -60,6 +60,7 @@ final class PollingReplay {
     /** @param jobs in submission order */
     PolicyRun run(Policy.Polling policy, List<ReplayJob> jobs) {
         var ledger = new Ledger(fleet, jobs.stream().map(ReplayJob::team).distinct().toList());
+        var plans = new PlanWatch(fleet);
         var tries = new PriorityQueue<Try>(Comparator.comparingLong(Try::atSeconds).thenComparingInt(Try::rank));
         var running = new PriorityQueue<Running>(Comparator.comparingLong(Running::endSeconds)
                 .thenComparingInt(Running::rank));
@@ -73,6 +74,7 @@ final class PollingReplay {
             long now = Math.min(Math.min(next < jobs.size() ? jobs.get(next).trace().submitSeconds() : Long.MAX_VALUE,
                     running.isEmpty() ? Long.MAX_VALUE : running.peek().endSeconds()),
                     tries.isEmpty() ? Long.MAX_VALUE : tries.peek().atSeconds());
+            plans.advance(now, ledger.inUse());
             while (!running.isEmpty() && running.peek().endSeconds() == now) {
                 Running ended = running.poll();
                 ledger.release(ended.team(), ended.entry());
@@ -91,6 +93,7 @@ final class PollingReplay {
             while (next < jobs.size() && jobs.get(next).trace().submitSeconds() == now) {
                 var script = new Script(jobs.get(next++));
                 scripts.add(script);
+                plans.waiting(script.job.choices(), 1);
                 schedule(tries, script, 0, policy);
                 events++;
             }
@@ -118,6 +121,7 @@ final class PollingReplay {
                     running.add(new Running(end, job.rank(), job.team(), entry));
                     runs.add(new JobRun(job, now, end, choice, entry));
                     script.started = true;
+                    plans.waiting(job.choices(), -1);
                 } else if (everyTry) {
                     schedule(tries, script, attempt.index() + 1, policy);
                 } else {
@@ -129,7 +133,7 @@ final class PollingReplay {
             throw new IllegalStateException("instances still in use after the last job ended");
         }
         return new PolicyRun(policy, runs, scripts.stream().filter(s -> !s.started).map(s -> s.job).toList(),
-                evaluations, events);
+                evaluations, events, plans.utilizationWhileWaiting());
     }
 
     /** After a refused try: wake at the next change of choice, or earlier when the tried type is released. */

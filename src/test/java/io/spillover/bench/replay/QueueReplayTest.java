@@ -7,6 +7,7 @@ import static io.spillover.bench.replay.Fixtures.job;
 import static io.spillover.bench.replay.Fixtures.starts;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.spillover.placement.QueuePolicy;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,16 +44,31 @@ class QueueReplayTest {
     }
 
     @Test
+    void underTheDefaultPolicyAJobWaitsItsPatienceForItsFirstChoiceThenFallsBackAtTheTimer() {
+        ReplayConfig config = Fixtures.p5First(1, 1, 0);
+        var jobs = Fixtures.jobs(config, List.of(job("a", "t", 0, 8, 10_000), job("b", "t", 10, 8, 10_000)));
+        var policy = new Policy.Queued("default", "default", QueuePolicy.DEFAULT);
+
+        PolicyRun run = new QueueReplay(new Fleet(config, Fixtures.CATALOG), false).run(policy, jobs);
+
+        // b's entry 1 opens 10 min after its submission; nothing frees before, the revisit places it
+        assertThat(starts(run)).containsExactly("a:0:" + P5 + ":on-demand", "b:610:" + P4D + ":on-demand");
+    }
+
+    @Test
     void theShortcutsMakeTheDecisionsOfWholeQueuePasses() {
         ReplayConfig config = Fixtures.config(Map.of(P5, 0.5, P4D, 0.3, G5, 0.2), 3, 4, 6, List.of());
         var jobs = Fixtures.jobs(config, Fixtures.randomTrace(11, 400));
         var fleet = new Fleet(config, Fixtures.CATALOG);
 
-        for (Policy policy : List.of(new Policy.SingleType(), new Policy.PreferenceLists())) {
+        var policies = new java.util.ArrayList<>(config.policies().stream().filter(p -> !(p instanceof Policy.Polling)).toList());
+        policies.add(new Policy.Queued("holds-after-1h", "holds soon", QueuePolicy.DEFAULT.withReserveAfter(
+                java.time.Duration.ofHours(1))));
+        for (Policy policy : policies) {
             PolicyRun fast = new QueueReplay(fleet, false).run(policy, jobs);
             PolicyRun exact = new QueueReplay(fleet, true).run(policy, jobs);
 
-            assertThat(starts(fast)).hasSize(400).isEqualTo(starts(exact));
+            assertThat(starts(fast)).as(policy.name()).hasSize(400).isEqualTo(starts(exact));
             assertThat(fast.runs()).anyMatch(r -> r.waitSeconds() > 3_600);
             assertThat(fast.evaluations()).isLessThan(exact.evaluations());
         }

@@ -1,5 +1,6 @@
 package io.spillover.bench.replay;
 
+import io.spillover.placement.QueuePolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,9 +21,27 @@ import tools.jackson.databind.json.JsonMapper;
  * @param teamQuotaShare each team's quota for a type, as a share of the type's instances (on demand and in
  *                       plans), rounded up; 1 lets one team take a whole type
  * @param polling        the variants of policy (c) to replay
+ * @param maxRuntimeHint how users are modelled to set {@code maxRuntimeInSeconds} for the hinted policy; absent:
+ *                       twice the run on the first choice, rounded up to the hour
  */
 public record ReplayConfig(String description, long seed, double teamQuotaShare, List<TypeSpec> types,
-                           List<OnDemand> onDemand, List<Plan> plans, List<Policy.Polling> polling) {
+                           List<OnDemand> onDemand, List<Plan> plans, List<Policy.Polling> polling,
+                           MaxRuntimeHint maxRuntimeHint) {
+
+    /**
+     * A user's maximum run time: {@code padding} times the job's run on its first choice, rounded up to a whole
+     * {@code roundUpSeconds}, within SageMaker's 1 s to 28 days. An assumption about users, not a measurement.
+     */
+    public record MaxRuntimeHint(double padding, long roundUpSeconds) {
+
+        public static final MaxRuntimeHint DEFAULT = new MaxRuntimeHint(2.0, 3600);
+
+        public MaxRuntimeHint {
+            if (!(padding >= 1) || roundUpSeconds < 1) {
+                throw new IllegalArgumentException("maxRuntimeHint: padding must be >= 1 and roundUpSeconds >= 1");
+            }
+        }
+    }
 
     /**
      * @param durationColumn    which trace column the type's run times follow: k80, p100 or v100
@@ -74,6 +93,7 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
         onDemand = List.copyOf(onDemand);
         plans = plans == null ? List.of() : List.copyOf(plans);
         polling = polling == null ? List.of() : List.copyOf(polling);
+        maxRuntimeHint = maxRuntimeHint == null ? MaxRuntimeHint.DEFAULT : maxRuntimeHint;
         if (types.isEmpty() || !(teamQuotaShare > 0) || teamQuotaShare > 1) {
             throw new IllegalArgumentException("a replay needs at least one type and a quota share in (0, 1]");
         }
@@ -82,15 +102,31 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
         }
     }
 
-    /** The policies to replay: single types, preference lists, then each polling variant. */
+    /**
+     * The policies to replay: single types; preference lists served first fit (the queue as first built);
+     * the platform's default queue policy, then the default with each of its rules turned off, so each rule's
+     * part shows; the default with users' maximum run times as hints; then each polling variant.
+     */
     public List<Policy> policies() {
-        var all = new ArrayList<Policy>(List.of(new Policy.SingleType(), new Policy.PreferenceLists()));
+        QueuePolicy d = QueuePolicy.DEFAULT;
+        var all = new ArrayList<Policy>(List.of(new Policy.SingleType(), new Policy.PreferenceLists(),
+                new Policy.Queued("spillover", "the platform's default queue policy (QueuePolicy.DEFAULT): precedence,"
+                        + " 10 min patience per entry, fair share, shortest expected run first, holds after 1 d", d),
+                new Policy.Queued("no-precedence", "the default without precedence", d.withPrecedence(false)),
+                new Policy.Queued("no-patience", "the default with first fit (no patience)",
+                        d.withFallbackAfter(java.time.Duration.ZERO)),
+                new Policy.Queued("no-fair-share", "the default without fair share", d.withFairShare(false)),
+                new Policy.Queued("no-shortest-first", "the default in submission order within a team",
+                        d.withShortestFirst(false)),
+                new Policy.Queued("no-holds", "the default without holds", d.withReserveAfter(null)),
+                new Policy.Queued("spillover-hinted", "the default, each job's expected run its maximum run time as"
+                        + " its user is modelled to set it (see the fleet's maxRuntimeHint)", d, true)));
         all.addAll(polling);
         return all;
     }
 
     public ReplayConfig withPolling(List<Policy.Polling> variants) {
-        return new ReplayConfig(description, seed, teamQuotaShare, types, onDemand, plans, variants);
+        return new ReplayConfig(description, seed, teamQuotaShare, types, onDemand, plans, variants, maxRuntimeHint);
     }
 
     public static ReplayConfig read(Path json) {

@@ -32,7 +32,7 @@ public record ReplayJob(TraceJob trace, int rank, List<PreferenceEntry> choices)
 
     /** What the job asks for under a policy: its whole list, or only its first choice. */
     public PreferenceList preferences(Policy policy) {
-        return policy instanceof Policy.PreferenceLists ? new PreferenceList(choices) : only(0);
+        return policy instanceof Policy.SingleType ? only(0) : new PreferenceList(choices);
     }
 
     /** A single-type request for one of its choices, as a retry script submits it. */
@@ -42,7 +42,12 @@ public record ReplayJob(TraceJob trace, int rank, List<PreferenceEntry> choices)
 
     /** The job in Spillover's queue: every job has priority 0, so queue order is submission time, then id. */
     public QueuedRequest<String> queued(PreferenceList preferences) {
+        return queued(preferences, null);
+    }
+
+    /** @param expectedRuntime what the service would expect of the job at its submission, null for nothing */
+    public QueuedRequest<String> queued(PreferenceList preferences, java.time.Duration expectedRuntime) {
         return new QueuedRequest<>(id(), new PlacementRequest(team(), JobKind.TRAINING, preferences), 0,
-                VirtualTime.at(trace.submitSeconds()));
+                VirtualTime.at(trace.submitSeconds()), null, expectedRuntime);
     }
 }

@@ -1,4 +1,4 @@
-package io.spillover.providers;
+package io.spillover.placement;
 
 import java.time.Duration;
 

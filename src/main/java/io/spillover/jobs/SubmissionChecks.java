@@ -1,0 +1,100 @@
+package io.spillover.jobs;
+
+import io.spillover.placement.PlanState;
+import io.spillover.placement.PreferenceList;
+import io.spillover.placement.RequestedEntry;
+import io.spillover.placement.Requirements;
+import io.spillover.placement.Submission;
+import io.spillover.placement.SubmissionRules;
+import io.spillover.placement.TeamState;
+import io.spillover.plans.PlanService;
+import io.spillover.profiles.ProfileDefinition;
+import io.spillover.profiles.ProfileService;
+import io.spillover.profiles.ProfileView;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.Violation;
+import io.spillover.system.Validation;
+import io.spillover.tenancy.TeamService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+
+/**
+ * Every rule a job request must pass, at once: the body's own fields, then (with the profile's list when it
+ * names one) the placement core's rules against the team's quota and the plans it may use.
+ */
+@Component
+class SubmissionChecks {
+
+    private final TeamService teams;
+    private final Validation validation;
+    private final ProfileService profiles;
+    private final PlanService plans;
+    private final SubmissionRules rules;
+    private final JobLimits limits;
+
+    SubmissionChecks(TeamService teams, Validation validation, ProfileService profiles, PlanService plans,
+                     SubmissionRules rules, JobLimits limits) {
+        this.teams = teams;
+        this.validation = validation;
+        this.profiles = profiles;
+        this.plans = plans;
+        this.rules = rules;
+        this.limits = limits;
+    }
+
+    /** A request that passed every rule, with what its profile filled in. */
+    record Checked(PreferenceList preferences, Integer instanceCount, Duration maxPending,
+                   Requirements requires, Job.ProfileRef profile, Map<String, PlanState> plans,
+                   Long fallbackAfterSeconds) {
+    }
+
+    /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */
+    Checked check(String team, JobRequest request) {
+        TeamState state = teams.state(team);
+        List<Violation> violations = new ArrayList<>(validation.check(request));
+        if (request == null) {
+            throw new InvalidRequestException(violations);
+        }
+        List<RequestedEntry> entries = request.requestedEntries();
+        Integer count = request.instanceCount();
+        Long maxPending = request.maxPendingTimeInSeconds();
+        Requirements requires = request.requires();
+        Long patience = request.fallbackAfterSeconds();
+        ProfileView profile = null;
+        if (request.profile() != null) {
+            if (request.instancePreferences() != null || request.instanceCount() != null) {
+                violations.add(new Violation("profile",
+                        "give a profile or instancePreferences (with instanceCount), never both"));
+            }
+            profile = profiles.find(team, request.profile()).orElse(null);
+            if (profile == null) {
+                violations.add(new Violation("profile", "team " + team + " has no profile " + request.profile()));
+                throw new InvalidRequestException(violations);
+            }
+            ProfileDefinition definition = profile.definition();
+            if (definition.kind() != null && request.kind() != null && definition.kind() != request.kind()) {
+                violations.add(new Violation("kind", "profile " + profile.name() + " is for "
+                        + definition.kind() + " jobs"));
+            }
+            entries = definition.instancePreferences();
+            count = definition.instanceCount();
+            maxPending = maxPending != null ? maxPending : definition.maxPendingTimeInSeconds();
+            requires = requires != null ? requires : definition.requires();
+            patience = patience != null ? patience : definition.fallbackAfterSeconds();
+        }
+        Map<String, PlanState> visiblePlans = plans.statesVisibleTo(team);
+        SubmissionRules.Result checked = rules.check(new Submission(request.kind(), entries, count, maxPending,
+                requires), state, visiblePlans);
+        String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
+        checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
+        if (!violations.isEmpty()) {
+            throw new InvalidRequestException(violations);
+        }
+        return new Checked(checked.preferences(), count,
+                maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
+                profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans, patience);
+    }
+}

@@ -1,0 +1,71 @@
+package io.spillover.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** A browser without a screen: the console over plain HTTP, with a session cookie and the forms' CSRF token. */
+public final class ConsoleSession {
+
+    private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .cookieHandler(new CookieManager()).build();
+    private final int port;
+
+    public ConsoleSession(int port) {
+        this.port = port;
+    }
+
+    /** Signs in through the login form; answers the login's response (302 either way). */
+    public HttpResponse<String> signIn(String username, String password) {
+        return post("/login", Map.of("username", username, "password", password, "_csrf", csrf("/login")));
+    }
+
+    /** The CSRF token of the forms on a page. */
+    public String csrf(String page) {
+        Matcher matcher = CSRF.matcher(get(page).body());
+        if (!matcher.find()) {
+            throw new AssertionError("no CSRF token on " + page);
+        }
+        return matcher.group(1);
+    }
+
+    public HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET().build());
+    }
+
+    /** Posts a form as a browser does, fields URL-encoded. */
+    public HttpResponse<String> post(String path, Map<String, String> form) {
+        String body = form.entrySet().stream()
+                .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+}
