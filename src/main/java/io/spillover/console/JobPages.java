@@ -11,7 +11,6 @@ import io.spillover.jobs.JobSubmissions;
 import io.spillover.plans.PlanService;
 import io.spillover.profiles.ProfileService;
 import io.spillover.shared.InvalidRequestException;
-import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.LinkedHashMap;

@@ -8,7 +8,6 @@ import io.spillover.security.Caller;
 import io.spillover.security.TeamRole;
 import io.spillover.security.TokenRequest;
 import io.spillover.security.TokenService;
-import io.spillover.shared.InvalidRequestException;
 import io.spillover.system.Access;
 import java.util.ArrayList;
 import java.util.List;

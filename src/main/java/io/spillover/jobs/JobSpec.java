@@ -1,9 +1,9 @@
 package io.spillover.jobs;
 
-import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
 import io.spillover.providers.LocalSettings;
 import io.spillover.providers.SageMakerSettings;
+import io.spillover.placement.Requirements;
 
 /**
  * The parts of a job only its provider and the queue policy read; stored as one JSON document.

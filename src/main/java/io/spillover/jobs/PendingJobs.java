@@ -4,14 +4,14 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.time.Duration;
+import java.time.Instant;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 

@@ -1,6 +1,5 @@
 package io.spillover.profiles;
 
-import io.spillover.catalog.Catalog;
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.Submission;
 import io.spillover.placement.SubmissionRules;
