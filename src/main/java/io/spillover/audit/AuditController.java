@@ -1,7 +1,7 @@
 package io.spillover.audit;
 
+import io.spillover.shared.InvalidRequestException;
 import io.spillover.system.Access;
-import io.spillover.system.InvalidRequestException;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;

@@ -1,9 +1,9 @@
 package io.spillover.audit;
 
-import io.spillover.system.ConflictException;
-import io.spillover.system.ForbiddenException;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
+import io.spillover.shared.ConflictException;
+import io.spillover.shared.ForbiddenException;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;

@@ -4,12 +4,10 @@ import io.spillover.catalog.Catalog;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.OfferingState;
-import io.spillover.placement.Violation;
-import io.spillover.providers.CapacityProvider;
-import io.spillover.providers.FleetOffering;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.InvalidRequestException;
 import io.spillover.tenancy.TeamUsage;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,12 +26,12 @@ public class CapacityService implements SmartInitializingSingleton {
 
     private final Offerings offerings;
     private final TeamUsage teams;
-    private final CapacityProvider provider;
+    private final ProviderFleet provider;
     private final Catalog catalog;
     private final ApplicationEventPublisher events;
     private final PlanDirectory plans;
 
-    CapacityService(Offerings offerings, TeamUsage teams, CapacityProvider provider, Catalog catalog,
+    CapacityService(Offerings offerings, TeamUsage teams, ProviderFleet provider, Catalog catalog,
                     ApplicationEventPublisher events, PlanDirectory plans) {
         this.offerings = offerings;
         this.plans = plans;

@@ -1,7 +1,6 @@
 package io.spillover.capacity;
 
 import io.spillover.placement.OfferingKey;
-import io.spillover.providers.CapacityProvider;
 import io.spillover.tenancy.CapacityRefusedException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,7 +27,7 @@ public class Offerings {
     private final JdbcClient jdbc;
     private final String provider;
 
-    Offerings(JdbcClient jdbc, CapacityProvider provider) {
+    Offerings(JdbcClient jdbc, ProviderFleet provider) {
         this.jdbc = jdbc;
         this.provider = provider.name();
     }

@@ -3,11 +3,11 @@ package io.spillover.catalog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import java.util.Map;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ClassPathResource;
 
@@ -27,5 +27,10 @@ class CatalogConfiguration {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the catalog " + RESOURCE, e);
         }
+    }
+
+    @Bean
+    Equivalents equivalents(Catalog catalog) {
+        return new Equivalents(catalog);
     }
 }

@@ -30,12 +30,12 @@ class CatalogController {
                                              @RequestParam(defaultValue = "1") int instanceCount,
                                              @RequestParam(defaultValue = "accelerators") String basis,
                                              @RequestParam(required = false) JobKind kind) {
-        var violations = new java.util.ArrayList<io.spillover.placement.Violation>();
+        var violations = new java.util.ArrayList<io.spillover.shared.Violation>();
         if (!catalog.contains(instanceType)) {
-            violations.add(new io.spillover.placement.Violation("instanceType", "unknown instance type " + instanceType));
+            violations.add(new io.spillover.shared.Violation("instanceType", "unknown instance type " + instanceType));
         }
         if (instanceCount < 1 || instanceCount > 10_000) {
-            violations.add(new io.spillover.placement.Violation("instanceCount", "must be from 1 to 10000"));
+            violations.add(new io.spillover.shared.Violation("instanceCount", "must be from 1 to 10000"));
         }
         Equivalents.Basis chosen = switch (basis) {
             case "accelerators" -> Equivalents.Basis.ACCELERATORS;
@@ -43,10 +43,10 @@ class CatalogController {
             default -> null;
         };
         if (chosen == null) {
-            violations.add(new io.spillover.placement.Violation("basis", "must be accelerators or acceleratorMemory"));
+            violations.add(new io.spillover.shared.Violation("basis", "must be accelerators or acceleratorMemory"));
         }
         if (!violations.isEmpty()) {
-            throw new io.spillover.system.InvalidRequestException(violations);
+            throw new io.spillover.shared.InvalidRequestException(violations);
         }
         return equivalents.of(catalog.get(instanceType), instanceCount, chosen, kind);
     }

@@ -1,10 +1,10 @@
 package io.spillover.console;
 
 import io.spillover.security.Callers;
-import io.spillover.system.ConflictException;
-import io.spillover.system.ForbiddenException;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
+import io.spillover.shared.ConflictException;
+import io.spillover.shared.ForbiddenException;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.ControllerAdvice;

@@ -1,9 +1,9 @@
 package io.spillover.console;
 
-import io.spillover.placement.Violation;
-import io.spillover.system.ConflictException;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
+import io.spillover.shared.ConflictException;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.Violation;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.spillover.jobs;
 
+import io.spillover.shared.ConflictException;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.ConflictException;
 import org.springframework.stereotype.Service;
 
 /** What a team's members ask of a job once it is submitted: for now, to stop it. */

@@ -1,9 +1,9 @@
 package io.spillover.jobs;
 
-import io.spillover.placement.Violation;
 import io.spillover.providers.CapacityProvider;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.Violation;
 import io.spillover.tenancy.TeamService;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,8 +61,7 @@ public class JobQueries {
     /** The teams' jobs that are waiting or on the provider, oldest first, for the dashboard. */
     @Transactional(readOnly = true)
     public List<JobView> live(Collection<String> teamNames) {
-        return jobs.findByTeamInAndStatusInOrderByCreatedAt(teamNames, List.of(JobStatus.PENDING,
-                JobStatus.STARTING, JobStatus.RUNNING, JobStatus.STOPPING)).stream()
+        return jobs.findByTeamInAndStatusInOrderByCreatedAt(teamNames, JobStatus.LIVE).stream()
                 .map(job -> JobView.of(job, null)).toList();
     }
 

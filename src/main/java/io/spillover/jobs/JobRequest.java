@@ -1,6 +1,7 @@
 package io.spillover.jobs;
 
 import io.spillover.catalog.JobKind;
+import io.spillover.placement.JobTimeLimit;
 import io.spillover.placement.RequestedEntry;
 import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
@@ -32,8 +33,8 @@ public record JobRequest(
         List<Entry> instancePreferences,
         Integer instanceCount,
         Long maxPendingTimeInSeconds,
-        @Min(1) @Max(2_419_200) Long maxRuntimeInSeconds,
-        @Min(0) @Max(2_419_200) Long fallbackAfterSeconds,
+        @Min(1) @Max(JobTimeLimit.MAX_SECONDS) Long maxRuntimeInSeconds,
+        @Min(0) @Max(JobTimeLimit.MAX_SECONDS) Long fallbackAfterSeconds,
         @Min(-1000) @Max(1000) Integer priority,
         @Size(min = 1, max = 128) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII without spaces")
         String clientToken,

@@ -1,9 +1,9 @@
 package io.spillover.jobs;
 
 import io.spillover.placement.PendingClock;
+import io.spillover.shared.InvalidRequestException;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.InvalidRequestException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;

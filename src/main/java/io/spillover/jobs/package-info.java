@@ -1,2 +1,10 @@
-/** Jobs: submission and its checks, the job's life from PENDING to its end, and its audit trail. */
+/**
+ * Jobs: submission and its checks, the job's life from PENDING to its end, and its audit trail.
+ * <p>
+ * The job's life books capacity, team use and plans, and launches through the provider's types.
+ */
+@ApplicationModule(allowedDependencies = {
+        "capacity", "catalog", "placement", "plans", "profiles", "providers", "shared", "system", "tenancy"})
 package io.spillover.jobs;
+
+import org.springframework.modulith.ApplicationModule;

@@ -1,2 +1,9 @@
-/** What Spillover reports to Prometheus: placement, queue, utilization, provider errors, leadership. */
+/**
+ * What Spillover reports to Prometheus: placement, queue, utilization, provider errors, leadership.
+ * <p>
+ * Only reads: capacity's offerings (by placement's keys), jobs' placements and the scheduler's leadership.
+ */
+@ApplicationModule(allowedDependencies = {"capacity", "jobs", "placement", "scheduling", "shared", "system"})
 package io.spillover.metrics;
+
+import org.springframework.modulith.ApplicationModule;

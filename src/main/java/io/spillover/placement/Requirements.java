@@ -1,6 +1,7 @@
 package io.spillover.placement;
 
 import io.spillover.catalog.InstanceType;
+import io.spillover.shared.Violation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -3,6 +3,7 @@ package io.spillover.placement;
 import io.spillover.catalog.Catalog;
 import io.spillover.catalog.InstanceType;
 import io.spillover.catalog.JobKind;
+import io.spillover.shared.Violation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,17 +3,17 @@ package io.spillover.plans;
 import io.spillover.capacity.Offering;
 import io.spillover.capacity.Offerings;
 import io.spillover.capacity.PlanDirectory;
+import io.spillover.capacity.ProviderFleet;
 import io.spillover.catalog.Catalog;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PlanState;
 import io.spillover.placement.PlanStatus;
-import io.spillover.placement.Violation;
-import io.spillover.providers.CapacityProvider;
+import io.spillover.shared.ConflictException;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.ConflictException;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Clock;
@@ -43,18 +43,21 @@ public class PlanService implements PlanDirectory {
     private final Offerings offerings;
     private final TeamService teams;
     private final Catalog catalog;
-    private final CapacityProvider provider;
+    private final ProviderFleet provider;
+    private final PlanSource source;
     private final Validation validation;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
     PlanService(TrainingPlans plans, Offerings offerings, TeamService teams, Catalog catalog,
-                CapacityProvider provider, Validation validation, ApplicationEventPublisher events, Clock clock) {
+                ProviderFleet provider, PlanSource source, Validation validation, ApplicationEventPublisher events,
+                Clock clock) {
         this.plans = plans;
         this.offerings = offerings;
         this.teams = teams;
         this.catalog = catalog;
         this.provider = provider;
+        this.source = source;
         this.validation = validation;
         this.events = events;
         this.clock = clock;
@@ -110,7 +113,7 @@ public class PlanService implements PlanDirectory {
             violations.add(new Violation("region", "region " + region + " is not served by the " + provider.name()
                     + " provider"));
         }
-        if (!provider.plansFollowTheirWindow() && (definition.arn() == null || definition.arn().isBlank())) {
+        if (!source.plansFollowTheirWindow() && (definition.arn() == null || definition.arn().isBlank())) {
             violations.add(new Violation("arn", "the " + provider.name() + " provider needs the plan's ARN"
                     + " to launch on it and to follow its status"));
         }
@@ -140,7 +143,7 @@ public class PlanService implements PlanDirectory {
         });
         Instant now = clock.instant();
         // Under a provider that knows its plans, a new plan waits PENDING for the next sync, which brings AWS's view.
-        PlanStatus status = provider.plansFollowTheirWindow()
+        PlanStatus status = source.plansFollowTheirWindow()
                 ? before.map(TrainingPlans.StoredPlan::status)
                         .filter(s -> s == PlanStatus.PENDING || s == PlanStatus.FAILED)
                         .orElse(statusAt(definition.startTime(), definition.endTime(), now))
@@ -167,7 +170,7 @@ public class PlanService implements PlanDirectory {
     @Transactional
     public List<PlanChanged> advance(Instant now) {
         var moved = new ArrayList<PlanChanged>();
-        if (!provider.plansFollowTheirWindow()) {
+        if (!source.plansFollowTheirWindow()) {
             return moved;
         }
         for (TrainingPlans.StoredPlan plan : plans.all()) {
@@ -186,7 +189,7 @@ public class PlanService implements PlanDirectory {
 
     /** The next start or end of a plan's window after {@code now}, for the scheduler's timer. */
     public Optional<Instant> nextBoundary(Instant now) {
-        if (!provider.plansFollowTheirWindow()) {
+        if (!source.plansFollowTheirWindow()) {
             return Optional.empty();
         }
         return plans.all().stream()

@@ -3,13 +3,11 @@ package io.spillover.plans;
 import io.spillover.capacity.CapacityChanged;
 import io.spillover.capacity.Offering;
 import io.spillover.capacity.Offerings;
+import io.spillover.capacity.ProviderFleet;
 import io.spillover.placement.OfferingKey;
-import io.spillover.providers.CapacityProvider;
-import io.spillover.providers.PlanRef;
-import io.spillover.providers.ProviderPlan;
+import io.spillover.shared.ProviderUnavailableException;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.ProviderUnavailableException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,23 +19,26 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Brings registered plans in step with the provider, whose word wins: status, size, window, and how many
- * instances Spillover may take. Runs on the provider's schedule and on an admin's demand.
+ * instances Spillover may take. Runs every {@link PlanSource#planSyncInterval()} ({@link PlanSyncTimer}) and on
+ * an admin's demand.
  */
 @Service
 public class PlanSync {
 
     private final TrainingPlans plans;
     private final Offerings offerings;
-    private final CapacityProvider provider;
+    private final ProviderFleet provider;
+    private final PlanSource source;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    PlanSync(TrainingPlans plans, Offerings offerings, CapacityProvider provider, TransactionTemplate transactions,
-             ApplicationEventPublisher events, Clock clock) {
+    PlanSync(TrainingPlans plans, Offerings offerings, ProviderFleet provider, PlanSource source,
+             TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
         this.plans = plans;
         this.offerings = offerings;
         this.provider = provider;
+        this.source = source;
         this.transactions = transactions;
         this.events = events;
         this.clock = clock;
@@ -56,14 +57,14 @@ public class PlanSync {
     @Change(level = Access.Level.PLATFORM_ADMIN, action = "sync training plans", target = "training-plans")
     public Result sync() {
         Instant at = clock.instant();
-        if (provider.plansFollowTheirWindow()) {
+        if (source.plansFollowTheirWindow()) {
             return new Result(at, provider.name(), List.of(), "plans follow their registered windows under the "
                     + provider.name() + " provider; there is nothing to sync");
         }
         List<TrainingPlans.StoredPlan> stored = plans.all().stream().filter(p -> p.arn() != null).toList();
         Map<String, ProviderPlan> seen;
         try {
-            seen = provider.describePlans(stored.stream().map(p -> new PlanRef(p.name(), p.arn(), p.region())).toList());
+            seen = source.describePlans(stored.stream().map(p -> new PlanRef(p.name(), p.arn(), p.region())).toList());
         } catch (RuntimeException e) {
             throw new ProviderUnavailableException("the " + provider.name() + " provider could not be asked about"
                     + " training plans; they stay as they were", e);

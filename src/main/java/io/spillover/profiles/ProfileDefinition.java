@@ -1,8 +1,9 @@
 package io.spillover.profiles;
 
 import io.spillover.catalog.JobKind;
-import io.spillover.placement.Requirements;
+import io.spillover.placement.JobTimeLimit;
 import io.spillover.placement.RequestedEntry;
+import io.spillover.placement.Requirements;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Size;
@@ -15,7 +16,7 @@ import java.util.List;
  * when given, makes the checks on save those of that kind of job.
  */
 public record ProfileDefinition(JobKind kind, List<RequestedEntry> instancePreferences, Integer instanceCount,
-                                Long maxPendingTimeInSeconds, @Min(0) @Max(2_419_200) Long fallbackAfterSeconds,
+                                Long maxPendingTimeInSeconds, @Min(0) @Max(JobTimeLimit.MAX_SECONDS) Long fallbackAfterSeconds,
                                 Requirements requires,
                                 @Size(max = 1000) String description) {
 }

@@ -1,15 +1,14 @@
 package io.spillover.profiles;
 
-import io.spillover.catalog.Catalog;
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.Submission;
 import io.spillover.placement.SubmissionRules;
-import io.spillover.placement.Violation;
 import io.spillover.plans.PlanService;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Clock;

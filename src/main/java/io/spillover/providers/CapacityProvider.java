@@ -1,22 +1,15 @@
 package io.spillover.providers;
 
-import java.util.List;
-import java.util.Map;
+import io.spillover.capacity.ProviderFleet;
+import io.spillover.plans.PlanSource;
 import java.util.Optional;
-import java.util.Set;
 
-/** Where jobs run. One is active per deployment; the scheduler and placement core do not know which. */
-public interface CapacityProvider {
-
-    /** A short name stored with every offering ("local", "sagemaker"). */
-    String name();
-
-    String defaultRegion();
-
-    Set<String> regions();
-
-    /** On-demand capacity as the provider declares it at startup. */
-    List<FleetOffering> fleet();
+/**
+ * Where jobs run. One is active per deployment; the scheduler and placement core do not know which. It serves
+ * capacity its fleet ({@link ProviderFleet}) and plans their status ({@link PlanSource}) through their own
+ * ports, so those features do not depend on providers.
+ */
+public interface CapacityProvider extends ProviderFleet, PlanSource {
 
     /** Starts an attempt; launching an attempt it already knows answers {@link LaunchOutcome.Launched} again. */
     LaunchOutcome launch(LaunchRequest request);
@@ -36,18 +29,5 @@ public interface CapacityProvider {
     /** A narrower range for {@code maxPendingTimeInSeconds} than the configured one, if the provider has one. */
     default Optional<PendingTimeRange> pendingTimeRange() {
         return Optional.empty();
-    }
-
-    /**
-     * Whether training plans move with their registered window (SCHEDULED, ACTIVE, EXPIRED by the clock).
-     * False when the provider knows their status and counts itself, through {@link #describePlans}.
-     */
-    default boolean plansFollowTheirWindow() {
-        return true;
-    }
-
-    /** The provider's view of registered plans, by ARN; plans it does not know are left out. */
-    default Map<String, ProviderPlan> describePlans(List<PlanRef> plans) {
-        return Map.of();
     }
 }

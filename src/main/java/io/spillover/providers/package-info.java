@@ -1,5 +1,10 @@
 /**
  * The boundary to where jobs run: what a capacity provider must do (launch, stop, describe, report what
  * happened) and the events it reports with. Implementations live in subpackages.
+ * <p>
+ * Implements capacity's ProviderFleet and plans' PlanSource, so those features do not depend on providers.
  */
+@ApplicationModule(allowedDependencies = {"capacity", "catalog", "placement", "plans", "shared", "system"})
 package io.spillover.providers;
+
+import org.springframework.modulith.ApplicationModule;

@@ -1,8 +1,8 @@
 package io.spillover.scheduling;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.LaunchReady;
+import io.spillover.jobs.Launches;
 import io.spillover.jobs.StopRequested;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.LaunchOutcome;
@@ -32,7 +32,7 @@ class Launcher implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(Launcher.class);
 
     private final CapacityProvider provider;
-    private final JobLifecycle lifecycle;
+    private final Launches launches;
     private final SchedulingProperties properties;
     private final MeterRegistry registry;
     private final ExecutorService calls = Executors.newSingleThreadExecutor(r -> {
@@ -41,11 +41,11 @@ class Launcher implements DisposableBean {
         return thread;
     });
 
-    Launcher(CapacityProvider provider, JobLifecycle lifecycle, SchedulingProperties properties,
+    Launcher(CapacityProvider provider, Launches launches, SchedulingProperties properties,
              MeterRegistry registry) {
         this.registry = registry;
         this.provider = provider;
-        this.lifecycle = lifecycle;
+        this.launches = launches;
         this.properties = properties;
     }
 
@@ -67,7 +67,7 @@ class Launcher implements DisposableBean {
      * is read when the call is made, so an attempt that ended or was refused meanwhile is left alone.
      */
     void relaunch(UUID jobId, int attempt) {
-        calls.execute(() -> lifecycle.currentLaunch(jobId)
+        calls.execute(() -> launches.currentLaunch(jobId)
                 .filter(current -> current.attempt() == attempt)
                 .ifPresent(current -> launch(jobId, attempt, current.request())));
     }
@@ -79,7 +79,7 @@ class Launcher implements DisposableBean {
     /** The provider took an attempt but could not run it for capacity: the job falls through, as for a refused launch. */
     @EventListener
     void on(ProviderJobRefused refused) {
-        lifecycle.refusedByProvider(refused.providerJobName(), refused.message(), refused.refusal(),
+        launches.refusedByProvider(refused.providerJobName(), refused.message(), refused.refusal(),
                 properties.unavailableTtl());
     }
 
@@ -93,17 +93,17 @@ class Launcher implements DisposableBean {
             return;
         }
         try {
-            if (outcome instanceof LaunchOutcome.Launched && !lifecycle.wantsRunning(jobId, attempt)) {
+            if (outcome instanceof LaunchOutcome.Launched && !launches.wantsRunning(jobId, attempt)) {
                 // Stopped while the launch was in flight, through an instance whose stop found nothing to stop
                 // yet: the job made now would run untracked, so it is stopped too.
                 log.info("{} was stopped while it was being launched; stopping it on the provider",
                         request.providerJobName());
                 stopOnProvider(request.providerJobName());
             } else if (outcome instanceof LaunchOutcome.InsufficientCapacity refused) {
-                lifecycle.launchRefused(jobId, attempt, refused.message(), refused.refusal(),
+                launches.launchRefused(jobId, attempt, refused.message(), refused.refusal(),
                         properties.unavailableTtl());
             } else if (outcome instanceof LaunchOutcome.Failed failed) {
-                lifecycle.launchFailed(jobId, attempt, failed.message());
+                launches.launchFailed(jobId, attempt, failed.message());
             }
         } catch (RuntimeException e) {
             log.error("Could not record the launch outcome of {}; the sweep will reconcile it", jobId, e);

@@ -42,8 +42,8 @@ class ReplicaWakeups implements SmartLifecycle {
     private final JdbcClient jdbc;
     private final Wakeups wakeups;
     private final Leadership leadership;
-    private volatile boolean running;
-    private Thread thread;
+    // A stop also shows within a second, between two waits for a notification.
+    private final LoopThread thread = new LoopThread("spillover-replica-wakeups", Duration.ofSeconds(2));
 
     ReplicaWakeups(DataSource dataSource, JdbcClient jdbc, Wakeups wakeups, Leadership leadership) {
         this.dataSource = dataSource;
@@ -96,33 +96,22 @@ class ReplicaWakeups implements SmartLifecycle {
 
     @Override
     public void start() {
-        running = true;
-        thread = new Thread(this::listen, "spillover-replica-wakeups");
-        thread.setDaemon(true);
-        thread.start();
+        thread.start(this::listen);
     }
 
     @Override
     public void stop() {
-        running = false;
-        if (thread != null) {
-            thread.interrupt(); // it also sees running turn false within a second, between two waits
-            try {
-                thread.join(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        thread.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.running();
     }
 
     private void listen() {
         boolean reconnected = false;
-        while (running) {
+        while (thread.running()) {
             try (Connection connection = dataSource.getConnection()) {
                 connection.setAutoCommit(true);
                 try (Statement statement = connection.createStatement()) {
@@ -133,7 +122,7 @@ class ReplicaWakeups implements SmartLifecycle {
                 }
                 PGConnection postgres = connection.unwrap(PGConnection.class);
                 try {
-                    while (running) {
+                    while (thread.running()) {
                         PGNotification[] notifications = postgres.getNotifications(1_000);
                         for (PGNotification notification : notifications == null ? new PGNotification[0]
                                 : notifications) {
@@ -144,7 +133,7 @@ class ReplicaWakeups implements SmartLifecycle {
                     unlisten(connection); // the connection goes back to the pool, where nobody would read them
                 }
             } catch (SQLException e) {
-                if (!running) {
+                if (!thread.running()) {
                     return;
                 }
                 log.warn("Lost the connection that listens for other replicas' wake-ups; reconnecting: {}",

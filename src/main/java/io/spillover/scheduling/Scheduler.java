@@ -3,13 +3,15 @@ package io.spillover.scheduling;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.spillover.capacity.Offerings;
-import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.JobStatus;
+import io.spillover.jobs.ProviderReports;
+import io.spillover.jobs.SchedulerQueries;
 import io.spillover.plans.PlanService;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -33,7 +35,8 @@ class Scheduler implements SmartLifecycle {
     private final Leadership leadership;
     private final Wakeups wakeups;
     private final SchedulingCycle cycle;
-    private final JobLifecycle lifecycle;
+    private final SchedulerQueries jobs;
+    private final ProviderReports reports;
     private final Offerings offerings;
     private final PlanService plans;
     private final CapacityProvider provider;
@@ -43,18 +46,18 @@ class Scheduler implements SmartLifecycle {
     private final Clock clock;
     private final Timer eventCycles;
     private final Timer sweepCycles;
-    private volatile boolean running;
-    private Thread thread;
+    private final LoopThread thread = new LoopThread("spillover-scheduler", Duration.ofSeconds(5));
 
-    Scheduler(Leadership leadership, Wakeups wakeups, SchedulingCycle cycle, JobLifecycle lifecycle,
-              Offerings offerings, PlanService plans, CapacityProvider provider, Launcher launcher,
-              ApplicationEventPublisher events, SchedulingProperties properties, Clock clock,
+    Scheduler(Leadership leadership, Wakeups wakeups, SchedulingCycle cycle, SchedulerQueries jobs,
+              ProviderReports reports, Offerings offerings, PlanService plans, CapacityProvider provider,
+              Launcher launcher, ApplicationEventPublisher events, SchedulingProperties properties, Clock clock,
               MeterRegistry registry) {
         this.plans = plans;
         this.leadership = leadership;
         this.wakeups = wakeups;
         this.cycle = cycle;
-        this.lifecycle = lifecycle;
+        this.jobs = jobs;
+        this.reports = reports;
         this.offerings = offerings;
         this.provider = provider;
         this.launcher = launcher;
@@ -73,35 +76,24 @@ class Scheduler implements SmartLifecycle {
 
     @Override
     public void start() {
-        running = true;
-        thread = new Thread(this::loop, "spillover-scheduler");
-        thread.setDaemon(true);
-        thread.start();
+        thread.start(this::loop);
     }
 
     @Override
     public void stop() {
-        running = false;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        thread.stop();
         leadership.resign();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.running();
     }
 
     private void loop() {
         boolean leading = false;
         Instant nextSweep = clock.instant();
-        while (running) {
+        while (thread.running()) {
             try {
                 Instant now = clock.instant();
                 if (!leadership.lead()) {
@@ -113,7 +105,7 @@ class Scheduler implements SmartLifecycle {
                     leading = true;
                     nextSweep = now;
                 }
-                Instant wakeAt = Stream.of(lifecycle.nextDeadline(), offerings.nextMarkExpiry(), cycle.nextRevisit(),
+                Instant wakeAt = Stream.of(jobs.nextDeadline(), offerings.nextMarkExpiry(), cycle.nextRevisit(),
                                 plans.nextBoundary(now), Optional.of(nextSweep),
                                 Optional.of(now.plus(properties.leaderRetryInterval())))
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
@@ -142,9 +134,9 @@ class Scheduler implements SmartLifecycle {
      * provider never heard of fails; an end the provider saw is applied.
      */
     private void reconcile() {
-        var attempts = lifecycle.liveAttempts();
+        var attempts = jobs.liveAttempts();
         int unreachable = 0;
-        for (JobLifecycle.LiveAttempt live : attempts) {
+        for (SchedulerQueries.LiveAttempt live : attempts) {
             try {
                 if (!reconcile(live)) {
                     unreachable++;
@@ -162,7 +154,7 @@ class Scheduler implements SmartLifecycle {
     }
 
     /** Brings one live attempt in line with the provider; false when the provider could not be reached. */
-    private boolean reconcile(JobLifecycle.LiveAttempt live) {
+    private boolean reconcile(SchedulerQueries.LiveAttempt live) {
         Optional<ProviderJobStatus> seen;
         try {
             seen = provider.describe(live.providerJobName());
@@ -173,7 +165,7 @@ class Scheduler implements SmartLifecycle {
             if (live.status() == JobStatus.STARTING) {
                 launcher.relaunch(live.jobId(), live.attempt());
             } else {
-                lifecycle.lostByProvider(live.jobId(), live.attempt());
+                reports.lostByProvider(live.jobId(), live.attempt());
             }
         } else if (seen.get().ended() || seen.get() == ProviderJobStatus.RUNNING) {
             events.publishEvent(new ProviderJobChanged(live.providerJobName(), seen.get(),

@@ -2,9 +2,9 @@ package io.spillover.security;
 
 import io.spillover.audit.AuditEntry;
 import io.spillover.audit.AuditLog;
+import io.spillover.shared.ForbiddenException;
+import io.spillover.shared.NotFoundException;
 import io.spillover.system.Access;
-import io.spillover.system.ForbiddenException;
-import io.spillover.system.NotFoundException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;

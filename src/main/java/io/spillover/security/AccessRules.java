@@ -1,8 +1,8 @@
 package io.spillover.security;
 
+import io.spillover.shared.ForbiddenException;
+import io.spillover.shared.NotFoundException;
 import io.spillover.system.Access;
-import io.spillover.system.ForbiddenException;
-import io.spillover.system.NotFoundException;
 
 /**
  * The one place access is decided, for the API and the console alike: a caller outside the team gets

@@ -2,8 +2,8 @@ package io.spillover.security;
 
 import io.spillover.audit.AuditEntry;
 import io.spillover.audit.ChangeRecords;
+import io.spillover.shared.ForbiddenException;
 import io.spillover.system.Change;
-import io.spillover.system.ForbiddenException;
 import java.lang.reflect.Method;
 import java.time.Clock;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package io.spillover.security;
 
-import io.spillover.placement.Violation;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Clock;

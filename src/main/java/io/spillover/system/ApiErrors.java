@@ -1,6 +1,11 @@
 package io.spillover.system;
 
-import io.spillover.placement.Violation;
+import io.spillover.shared.ConflictException;
+import io.spillover.shared.ForbiddenException;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.ProviderUnavailableException;
+import io.spillover.shared.Violation;
 import java.net.URI;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -1,6 +1,6 @@
 package io.spillover.system;
 
-import io.spillover.placement.Violation;
+import io.spillover.shared.Violation;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;

@@ -1,17 +1,17 @@
 package io.spillover.tenancy;
 
 import io.spillover.catalog.Catalog;
+import io.spillover.placement.TeamShare;
 import io.spillover.placement.TeamState;
-import io.spillover.placement.Violation;
+import io.spillover.queue.FairShares;
+import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.NotFoundException;
+import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
-import io.spillover.system.InvalidRequestException;
-import io.spillover.system.NotFoundException;
 import io.spillover.system.Validation;
 import java.time.Clock;
 import java.util.ArrayList;
-import io.spillover.placement.TeamShare;
-import io.spillover.queue.FairShares;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

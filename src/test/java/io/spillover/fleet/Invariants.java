@@ -36,7 +36,7 @@ final class Invariants {
     static final Pattern PLACED = Pattern.compile("placed on entry (\\d+): (\\d+) x (\\S+) in (\\S+) \\((\\S+)\\)");
     /** The provider-side name of an attempt ({@code io.spillover.jobs.Job#providerJobName}). */
     static final Pattern PROVIDER_NAME = Pattern.compile("spl-([0-9a-f]{32})-(\\d+)");
-    /** Statuses in which a job holds the capacity of its current attempt (SPEC §3.5.4; {@code JobLifecycle}). */
+    /** Statuses in which a job holds the capacity of its current attempt (SPEC §3.5.4; {@code JobStatus.ON_PROVIDER}). */
     private static final Set<String> HOLDING = Set.of("STARTING", "RUNNING", "STOPPING");
 
     private final Evidence evidence;

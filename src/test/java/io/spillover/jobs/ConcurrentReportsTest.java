@@ -25,7 +25,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class ConcurrentReportsTest extends ApiTest {
 
     @Autowired
-    JobLifecycle lifecycle;
+    ProviderReports reports;
     @Autowired
     DataSource dataSource;
     @Autowired
@@ -54,7 +54,7 @@ class ConcurrentReportsTest extends ApiTest {
             first.createStatement().executeUpdate("UPDATE jobs SET status = 'COMPLETED', holds_capacity = false,"
                     + " offering_id = NULL, version = version + 1 WHERE id = '" + id + "'");
             // The second report reads the job as it was committed, still holding, and waits on the counters.
-            second = CompletableFuture.runAsync(() -> lifecycle.providerChanged(
+            second = CompletableFuture.runAsync(() -> reports.providerChanged(
                     new ProviderJobChanged(providerJob, ProviderJobStatus.COMPLETED, "seen again")));
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
                     .until(() -> jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"

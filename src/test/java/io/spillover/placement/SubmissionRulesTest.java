@@ -8,6 +8,7 @@ import io.spillover.catalog.InstanceType;
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.SubmissionRules.Limits;
 import io.spillover.placement.SubmissionRules.Result;
+import io.spillover.shared.Violation;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;

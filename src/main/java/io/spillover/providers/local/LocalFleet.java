@@ -1,7 +1,7 @@
 package io.spillover.providers.local;
 
+import io.spillover.capacity.FleetOffering;
 import io.spillover.catalog.Catalog;
-import io.spillover.providers.FleetOffering;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.spillover.providers.local;
 
+import io.spillover.capacity.FleetOffering;
 import io.spillover.catalog.Catalog;
 import io.spillover.placement.OfferingKey;
 import io.spillover.providers.CapacityProvider;
-import io.spillover.providers.FleetOffering;
 import io.spillover.providers.LaunchOutcome;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.ProviderJobChanged;

@@ -1,7 +1,6 @@
 package io.spillover.providers.sagemaker;
 
 import io.spillover.catalog.Catalog;
-import io.spillover.plans.PlanSync;
 import java.time.Clock;
 import java.util.List;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -51,7 +50,7 @@ class SageMakerConfiguration {
     }
 
     @Bean
-    SageMakerTimers sageMakerTimers(SageMakerProvider provider, PlanSync plans, SageMakerProperties properties) {
-        return new SageMakerTimers(provider, plans, properties);
+    SageMakerTimers sageMakerTimers(SageMakerProvider provider, SageMakerProperties properties) {
+        return new SageMakerTimers(provider, properties);
     }
 }

@@ -1,16 +1,17 @@
 package io.spillover.providers.sagemaker;
 
+import io.spillover.capacity.FleetOffering;
 import io.spillover.catalog.JobKind;
+import io.spillover.placement.JobTimeLimit;
 import io.spillover.placement.PlanStatus;
+import io.spillover.plans.PlanRef;
+import io.spillover.plans.ProviderPlan;
 import io.spillover.providers.CapacityProvider;
-import io.spillover.providers.FleetOffering;
 import io.spillover.providers.LaunchOutcome;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.PendingTimeRange;
-import io.spillover.providers.PlanRef;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
-import io.spillover.providers.ProviderPlan;
 import io.spillover.providers.Refusal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ final class SageMakerProvider implements CapacityProvider {
 
     /** SageMaker's accepted range of a maximum pending time (SPEC §3.2.3). */
     static final PendingTimeRange PENDING_TIME = new PendingTimeRange(Duration.ofSeconds(7_200),
-            Duration.ofSeconds(2_419_200));
+            JobTimeLimit.MAX);
     private static final Logger log = LoggerFactory.getLogger(SageMakerProvider.class);
 
     private final SageMakerProperties properties;
@@ -85,6 +86,11 @@ final class SageMakerProvider implements CapacityProvider {
     @Override
     public boolean plansFollowTheirWindow() {
         return false;
+    }
+
+    @Override
+    public Optional<Duration> planSyncInterval() {
+        return Optional.of(properties.planSyncInterval());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.spillover.providers.sagemaker;
 
+import io.spillover.placement.JobTimeLimit;
 import io.spillover.providers.ContainerSpec;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.SageMakerSettings;
@@ -25,9 +26,8 @@ import software.amazon.awssdk.services.sagemaker.model.TrainingInputMode;
  */
 final class SageMakerRequests {
 
-    /** SageMaker's default and upper limit of a job's run time, when the job sets none (5 days, 28 days max). */
+    /** SageMaker's default run time of a job that sets none (5 days); the most is {@link JobTimeLimit}. */
     static final long DEFAULT_MAX_RUNTIME = 432_000;
-    private static final long MAX_RUNTIME = 2_419_200;
 
     private final SageMakerProperties defaults;
 
@@ -111,7 +111,7 @@ final class SageMakerRequests {
 
     private static int maxRuntime(LaunchRequest request) {
         return (int) (request.maxRuntimeSeconds() == null ? DEFAULT_MAX_RUNTIME
-                : Math.min(MAX_RUNTIME, request.maxRuntimeSeconds()));
+                : Math.min(JobTimeLimit.MAX_SECONDS, request.maxRuntimeSeconds()));
     }
 
     /** Tags say whose job it is, so a look at the AWS console leads back to Spillover. */

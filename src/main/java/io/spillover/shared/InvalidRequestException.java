@@ -1,6 +1,5 @@
-package io.spillover.system;
+package io.spillover.shared;
 
-import io.spillover.placement.Violation;
 import java.util.List;
 
 /** A request that breaks rules: answered 400 with every violation listed. Nothing was stored. */
@@ -26,7 +25,7 @@ public class InvalidRequestException extends RuntimeException {
         return summary(violations);
     }
 
-    static String summary(List<Violation> violations) {
+    public static String summary(List<Violation> violations) {
         return String.join("; ", violations.stream().map(v -> v.field() + ": " + v.message()).toList());
     }
 }

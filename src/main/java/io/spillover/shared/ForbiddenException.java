@@ -1,4 +1,4 @@
-package io.spillover.system;
+package io.spillover.shared;
 
 /** The caller is known but may not do this: answered 403. */
 public class ForbiddenException extends RuntimeException {

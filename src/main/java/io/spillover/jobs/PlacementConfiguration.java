@@ -1,14 +1,13 @@
-package io.spillover.system;
+package io.spillover.jobs;
 
 import io.spillover.catalog.Catalog;
-import io.spillover.catalog.Equivalents;
 import io.spillover.placement.Placement;
 import io.spillover.placement.SubmissionRules;
 import io.spillover.providers.CapacityProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The placement core's objects, made once from the catalog, the limits and the active provider. */
+/** The placement core's objects for jobs and the scheduler, made once from the catalog, the limits and the active provider. */
 @Configuration(proxyBeanMethods = false)
 class PlacementConfiguration {
 
@@ -34,10 +33,5 @@ class PlacementConfiguration {
     @Bean
     Placement placement(Catalog catalog) {
         return new Placement(catalog);
-    }
-
-    @Bean
-    Equivalents equivalents(Catalog catalog) {
-        return new Equivalents(catalog);
     }
 }

@@ -1,4 +1,4 @@
-package io.spillover.system;
+package io.spillover.shared;
 
 /** The capacity provider could not be reached after its retries: answered 503, the caller may try again later. */
 public class ProviderUnavailableException extends RuntimeException {

@@ -1,5 +1,6 @@
-package io.spillover.system;
+package io.spillover.jobs;
 
+import io.spillover.placement.JobTimeLimit;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -8,12 +9,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param defaultMaxPendingTime how long a job waits when it does not say
  * @param minPendingTime        the least {@code maxPendingTimeInSeconds} accepted
- * @param maxPendingTime        the most {@code maxPendingTimeInSeconds} accepted
+ * @param maxPendingTime        the most {@code maxPendingTimeInSeconds} accepted (default {@link JobTimeLimit#MAX})
  */
 @ConfigurationProperties("spillover.jobs")
-public record JobLimits(Duration defaultMaxPendingTime, Duration minPendingTime, Duration maxPendingTime) {
+record JobLimits(Duration defaultMaxPendingTime, Duration minPendingTime, Duration maxPendingTime) {
 
-    public JobLimits {
+    JobLimits {
         if (defaultMaxPendingTime == null) {
             defaultMaxPendingTime = Duration.ofHours(24);
         }
@@ -21,7 +22,7 @@ public record JobLimits(Duration defaultMaxPendingTime, Duration minPendingTime,
             minPendingTime = Duration.ofSeconds(1);
         }
         if (maxPendingTime == null) {
-            maxPendingTime = Duration.ofSeconds(2_419_200);
+            maxPendingTime = JobTimeLimit.MAX;
         }
         if (minPendingTime.toSeconds() < 1 || maxPendingTime.compareTo(minPendingTime) < 0) {
             throw new IllegalArgumentException("spillover.jobs: need 1s <= min-pending-time <= max-pending-time");

@@ -1,4 +1,4 @@
-package io.spillover.system;
+package io.spillover.shared;
 
 /** Answered 404; the message names what was not found (and never whether it exists elsewhere). */
 public class NotFoundException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.spillover.providers;
+package io.spillover.plans;
 
 import io.spillover.placement.PlanStatus;
 import java.time.Instant;
