@@ -1,0 +1,69 @@
+package io.spillover.jobs;
+
+import io.spillover.queue.RunHistory;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The jobs' history as fair share reads it ({@link RunHistory}), on the jobs table and its indexes. */
+@Repository
+class JobRunHistory implements RunHistory {
+
+    private static final String ON_PROVIDER = JobStatus.statusIn(JobStatus.ON_PROVIDER);
+
+    private final JdbcClient jdbc;
+
+    JobRunHistory(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Override
+    public List<Running> running() {
+        return jdbc.sql("SELECT team, selected_type, selected_count, max_runtime_seconds FROM jobs WHERE "
+                        + ON_PROVIDER + " AND selected_type IS NOT NULL")
+                .query((rs, n) -> {
+                    Long max = rs.getObject("max_runtime_seconds", Long.class);
+                    return new Running(rs.getString("team"), rs.getString("selected_type"), rs.getInt("selected_count"),
+                            max == null ? null : Duration.ofSeconds(max));
+                }).list();
+    }
+
+    @Override
+    public List<Ended> ended(Instant now, Instant since, Duration halfLife) {
+        return jdbc.sql("""
+                        SELECT team, selected_type,
+                               sum(selected_count * (power(0.5, greatest(0, extract(epoch FROM (:now - ended_at))) / :h)
+                                   - power(0.5, greatest(0, extract(epoch FROM (:now - started_at))) / :h))) AS usage
+                          FROM jobs
+                         WHERE ended_at > :since AND started_at IS NOT NULL AND selected_type IS NOT NULL
+                         GROUP BY team, selected_type""")
+                .param("now", Timestamp.from(now)).param("h", (double) halfLife.toSeconds())
+                .param("since", Timestamp.from(since))
+                .query((rs, n) -> new Ended(rs.getString("team"), rs.getString("selected_type"), rs.getDouble("usage")))
+                .list();
+    }
+
+    @Override
+    public Map<String, Duration> typicalRuns(Instant since, int runs) {
+        Map<String, Duration> typical = new TreeMap<>();
+        jdbc.sql("""
+                        SELECT team, percentile_disc(0.5) WITHIN GROUP (ORDER BY seconds) AS median
+                          FROM (SELECT team, extract(epoch FROM (ended_at - started_at)) AS seconds,
+                                       row_number() OVER (PARTITION BY team ORDER BY ended_at DESC) AS latest
+                                  FROM jobs
+                                 WHERE status = :completed AND ended_at > :since AND started_at IS NOT NULL) runs
+                         WHERE latest <= :runs
+                         GROUP BY team""")
+                .param("since", Timestamp.from(since)).param("runs", runs)
+                .param("completed", JobStatus.COMPLETED.name())
+                .query((rs, n) -> typical.put(rs.getString("team"),
+                        Duration.ofSeconds(Math.max(1, Math.round(rs.getDouble("median"))))))
+                .list();
+        return typical;
+    }
+}

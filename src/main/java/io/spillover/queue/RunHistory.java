@@ -1,0 +1,31 @@
+package io.spillover.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What fair share and expected run times need of the jobs' history: the port {@link FairShares} reads it
+ * through, implemented by the jobs module, whose tables these are.
+ */
+public interface RunHistory {
+
+    /** A run going on now: its team, what it runs on and its own maximum run time, if any. */
+    record Running(String team, String instanceType, int instanceCount, Duration maxRuntime) {
+    }
+
+    /**
+     * Per team and instance type, the sum over runs that ended after {@code since} of instance count ×
+     * (2^(-(now - end) / halfLife) - 2^(-(now - start) / halfLife)): their decayed usage in instances,
+     * before the factor of the decay's mean life.
+     */
+    record Ended(String team, String instanceType, double decayedInstances) {
+    }
+
+    List<Running> running();
+
+    List<Ended> ended(Instant now, Instant since, Duration halfLife);
+
+    /** Per team, the median of its latest {@code runs} completed runs that ended after {@code since}. */
+    java.util.Map<String, Duration> typicalRuns(Instant since, int runs);
+}
