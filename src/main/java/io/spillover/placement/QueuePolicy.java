@@ -27,13 +27,13 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
                           boolean shortestFirst, Duration reserveAfter) {
 
     /**
-     * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence, ten
-     * minutes' patience per entry, shortest expected run first, and holds for jobs of several instances after
-     * a day. Fair share (one-day half-life) is there to turn on, as AWS Batch's is per queue: on the replay it
-     * lengthened the mean wait and did not even out the teams' slowdowns.
+     * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence, shortest
+     * expected run first, and holds for jobs of several instances after a day. Patience (per job, profile or
+     * platform) and fair share (one-day half-life) are there to turn on, as AWS Batch's fair share is per
+     * queue: on the replay each lengthened the mean wait, and fair share did not even out the teams' slowdowns.
      */
-    public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ofMinutes(10), false, Duration.ofDays(1),
-            true, Duration.ofDays(1));
+    public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ZERO, false, Duration.ofDays(1), true,
+            Duration.ofDays(1));
 
     /** The queue as first built: queue order, first fit, no fair share, no holds. */
     public static final QueuePolicy FIRST_FIT = new QueuePolicy(false, Duration.ZERO, false, Duration.ofDays(1), false,

@@ -65,7 +65,8 @@ class QueuePolicyTest {
     void aJobWithoutPatienceTakesTheFirstEntryThatFitsWhateverThePlatformDefault() {
         var firstFit = new QueuedRequest<>("eager", request("vision", P4D, 1, G6E, 1), 0, NOW, Duration.ZERO, null);
 
-        assertThat(selections(pass(QueuePolicy.DEFAULT).decide(List.of(firstFit), fullP4d(1), NOW)))
+        assertThat(selections(pass(QueuePolicy.DEFAULT.withFallbackAfter(Duration.ofMinutes(10)))
+                .decide(List.of(firstFit), fullP4d(1), NOW)))
                 .containsExactly("eager:1");
     }
 
@@ -75,7 +76,8 @@ class QueuePolicyTest {
                 new PreferenceEntry(P4D, 1, "us-east-1", null),
                 new PreferenceEntry(P5, 1, "us-west-2", PLAN)))), 0, NOW, null, null);
 
-        var outcome = pass(QueuePolicy.DEFAULT).decide(List.of(job), fullP4d(0), NOW).get(0);
+        var outcome = pass(QueuePolicy.DEFAULT.withFallbackAfter(Duration.ofMinutes(10))).decide(List.of(job),
+                fullP4d(0), NOW).get(0);
 
         assertThat(outcome.decision().selected()).map(EntryVerdict::index).contains(1);
     }

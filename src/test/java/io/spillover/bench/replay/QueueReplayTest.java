@@ -44,10 +44,11 @@ class QueueReplayTest {
     }
 
     @Test
-    void underTheDefaultPolicyAJobWaitsItsPatienceForItsFirstChoiceThenFallsBackAtTheTimer() {
+    void aPatientJobWaitsForItsFirstChoiceThenFallsBackAtTheTimer() {
         ReplayConfig config = Fixtures.p5First(1, 1, 0);
         var jobs = Fixtures.jobs(config, List.of(job("a", "t", 0, 8, 10_000), job("b", "t", 10, 8, 10_000)));
-        var policy = new Policy.Queued("default", "default", QueuePolicy.DEFAULT);
+        var policy = new Policy.Queued("patient", "patient", QueuePolicy.DEFAULT.withFallbackAfter(
+                java.time.Duration.ofMinutes(10)));
 
         PolicyRun run = new QueueReplay(new Fleet(config, Fixtures.CATALOG), false).run(policy, jobs);
 

@@ -111,10 +111,10 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
         QueuePolicy d = QueuePolicy.DEFAULT;
         var all = new ArrayList<Policy>(List.of(new Policy.SingleType(), new Policy.PreferenceLists(),
                 new Policy.Queued("spillover", "the platform's default queue policy (QueuePolicy.DEFAULT): precedence,"
-                        + " 10 min patience per entry, shortest expected run first, holds after 1 d", d),
+                        + " shortest expected run first, holds after 1 d", d),
                 new Policy.Queued("no-precedence", "the default without precedence", d.withPrecedence(false)),
-                new Policy.Queued("no-patience", "the default with first fit (no patience)",
-                        d.withFallbackAfter(java.time.Duration.ZERO)),
+                new Policy.Queued("with-patience", "the default with 10 min patience per entry",
+                        d.withFallbackAfter(java.time.Duration.ofMinutes(10))),
                 new Policy.Queued("with-fair-share", "the default with fair share (1 d half-life, equal weights)",
                         d.withFairShare(true)),
                 new Policy.Queued("no-shortest-first", "the default in submission order within a team",
