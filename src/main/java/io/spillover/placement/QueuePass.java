@@ -24,10 +24,11 @@ import java.util.stream.Collectors;
  *       up to {@code r}: a job for whom an offering is an earlier entry gets it before a job for whom it is a
  *       fallback. Without, one round offers every entry.</li>
  *   <li><b>Turns.</b> In a round, teams take turns by fair-share standing (lowest first) when
- *       {@link QueuePolicy#fairShare} is on, else by queue order; within a team, jobs go in queue order.</li>
- *   <li><b>Patience.</b> A job takes its on-demand entry {@code i} only after waiting {@code i} times its
- *       patience ({@link QueuedRequest#fallbackAfter}, else the policy's); the outcome says when the next
- *       entry opens, so the caller can evaluate the job again then.</li>
+ *       {@link QueuePolicy#fairShare} is on, else all jobs go by rank; within a team, jobs go by rank: priority,
+ *       then with {@link QueuePolicy#shortestFirst} the highest response ratio, then queue order.</li>
+ *   <li><b>Patience.</b> A job takes its on-demand entry {@code i} only after waiting its patience
+ *       ({@link QueuedRequest#fallbackAfter}, else the policy's) once for each earlier entry worth waiting
+ *       for; the outcome says when the next entry opens, so the caller can evaluate the job again then.</li>
  * </ol>
  *
  * A job that does not fit does not block smaller jobs behind it (best-effort FIFO), except in a strict-FIFO
