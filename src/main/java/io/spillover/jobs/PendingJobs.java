@@ -23,6 +23,12 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class PendingJobs {
 
+    /**
+     * Queue order as SQL over a job aliased {@code j}: the same order as {@code QueuedRequest.queueOrder()},
+     * which the placement core and the replay use (QueueOrderTest holds the two together, ties included).
+     */
+    static final String QUEUE_ORDER = "j.priority DESC, j.created_at, j.id";
+
     private final JdbcClient jdbc;
 
     PendingJobs(JdbcClient jdbc) {
@@ -69,7 +75,7 @@ public class PendingJobs {
                                e.instance_type, e.instance_count, e.region, e.training_plan
                           FROM jobs j JOIN job_entries e ON e.job_id = j.id
                          WHERE j.status = 'PENDING' AND (%s)
-                         ORDER BY j.priority DESC, j.created_at, j.id, e.idx""".formatted(condition))
+                         ORDER BY %s, e.idx""".formatted(condition, QUEUE_ORDER))
                 .params(params)
                 .query((rs, n) -> new Row(rs.getObject("id", UUID.class), rs.getString("team"),
                         JobKind.valueOf(rs.getString("kind")), rs.getInt("priority"),

@@ -197,6 +197,18 @@ class ConsoleBrowserTest extends ApiTest {
     }
 
     @Test
+    void theAdminTeamsPageShowsEachTeamsUsageAgainstItsShare() {
+        expect(api.put("/api/v1/admin/users/" + member, Map.of("displayName", "Member", "platformAdmin", true)), 200);
+
+        page.navigate(url("/admin/teams"));
+
+        var share = page.locator("td.share[data-team=" + team + "]");
+        assertThat(share).containsText("of usage, share");
+        assertThat(share).containsText("(weight 1)");
+        assertThat(share.locator("meter")).hasCount(1);
+    }
+
+    @Test
     void aTeamAdminCreatesATokenAndSeesItsSecretOnce() {
         page.navigate(url("/teams/" + team + "/tokens"));
         page.fill("#tname", "ci");
