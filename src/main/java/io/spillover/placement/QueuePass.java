@@ -98,6 +98,8 @@ public final class QueuePass {
         private final Map<QueuedRequest<I>, Outcome<I>> decided = new HashMap<>();
         private final List<Outcome<I>> selections = new ArrayList<>();
         private final Map<OfferingKey, I> holds = new LinkedHashMap<>();
+        /** The first booking of this pass on each offering, to explain to the jobs it left waiting. */
+        private final Map<OfferingKey, Taken<I>> taken = new HashMap<>();
         /** How many entries of each job were tried and refused (refused entries stay refused: capacity only shrinks). */
         private final Map<QueuedRequest<I>, Integer> tried = new HashMap<>();
 
@@ -212,6 +214,7 @@ public final class QueuePass {
                     }
                     placement.book(request, decision, capacity);
                     lines.get(request.team()).booked(job, request.preferences().get(i));
+                    taken.putIfAbsent(request.preferences().get(i).offering(), new Taken<>(job.id(), request.team(), i));
                     Outcome<I> outcome = new Outcome<>(job, decision, null);
                     decided.put(job, outcome);
                     selections.add(outcome);
@@ -235,7 +238,39 @@ public final class QueuePass {
                 return new Outcome<>(job, Decision.heldBack(job.request().preferences(),
                         "waiting behind job " + head.id() + " (strict FIFO)"), null);
             }
-            return new Outcome<>(job, decision(job), revisitAt(job, capacity, now));
+            return new Outcome<>(job, explained(job, decision(job)), revisitAt(job, capacity, now));
+        }
+
+        /**
+         * A waiting job's verdicts, each entry whose instances another job of this pass took saying why that job
+         * went first: the offering was its earlier entry (precedence), or its team is further below its share.
+         */
+        private Decision explained(QueuedRequest<I> job, Decision decision) {
+            var verdicts = new ArrayList<EntryVerdict>(decision.entries().size());
+            IntFunction<String> closed = patience(job, capacity, now);
+            for (EntryVerdict verdict : decision.entries()) {
+                PreferenceEntry entry = job.request().preferences().get(verdict.index());
+                Taken<I> by = taken.get(entry.offering());
+                String why = by == null || closed.apply(verdict.index()) != null
+                        || capacity.offering(entry.offering()).map(o -> o.total() < entry.instanceCount()).orElse(true)
+                        ? null : whyFirst(job, verdict.index(), by);
+                verdicts.add(why == null ? verdict : new EntryVerdict(verdict.index(), verdict.instanceType(),
+                        verdict.instanceCount(), verdict.region(), verdict.source(), false, verdict.reason() + "; " + why));
+            }
+            return new Decision(decision.outcome(), verdicts);
+        }
+
+        private String whyFirst(QueuedRequest<I> job, int index, Taken<I> by) {
+            if (policy.precedence() && by.index() < index) {
+                return "job " + by.job() + " went first: it is that job's entry " + by.index() + " and this job's entry "
+                        + index;
+            }
+            String team = job.request().team();
+            if (policy.fairShare() && !by.team().equals(team)
+                    && lines.get(by.team()).standing() < lines.get(team).standing()) {
+                return "team " + by.team() + " went first: team " + team + " is further above its fair share";
+            }
+            return null;
         }
 
         private Decision decision(QueuedRequest<I> job) {
@@ -401,6 +436,10 @@ public final class QueuePass {
 
     private Duration patienceOf(QueuedRequest<?> job) {
         return job.fallbackAfter() != null ? job.fallbackAfter() : policy.fallbackAfter();
+    }
+
+    /** Who took an offering first in a pass, and as which of its entries. */
+    private record Taken<J>(J job, String team, int index) {
     }
 
     private static int minimumCount(QueuedRequest<?> job) {

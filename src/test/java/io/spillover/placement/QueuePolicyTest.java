@@ -32,8 +32,12 @@ class QueuePolicyTest {
 
         assertThat(selections(pass(NONE).decide(List.of(older, younger), capacity(0, 1), NOW)))
                 .containsExactly("older:1", "younger:-");
-        assertThat(selections(pass(NONE.withPrecedence(true)).decide(List.of(older, younger), capacity, NOW)))
-                .containsExactly("older:-", "younger:0");
+        var outcomes = pass(NONE.withPrecedence(true)).decide(List.of(older, younger), capacity, NOW);
+
+        assertThat(selections(outcomes)).containsExactly("older:-", "younger:0");
+        assertThat(outcomes.get(0).decision().entries().get(1).reason()).isEqualTo("on-demand ml.g6e.48xlarge in"
+                + " us-east-1 has 0 of 1 instances free, 1 needed; job younger went first: it is that job's entry 0"
+                + " and this job's entry 1");
     }
 
     @Test
@@ -90,8 +94,12 @@ class QueuePolicyTest {
 
         assertThat(selections(pass(NONE).decide(List.of(heavy, light), capacity(1, 0), shares, NOW).outcomes()))
                 .containsExactly("heavy:0", "light:-");
-        assertThat(selections(pass(NONE.withFairShare(true)).decide(List.of(heavy, light), capacity(1, 0), shares, NOW)
-                .outcomes())).containsExactly("heavy:-", "light:0");
+        var outcomes = pass(NONE.withFairShare(true)).decide(List.of(heavy, light), capacity(1, 0), shares, NOW)
+                .outcomes();
+        assertThat(selections(outcomes)).containsExactly("heavy:-", "light:0");
+        assertThat(outcomes.get(0).decision().entries().get(0).reason()).isEqualTo("on-demand ml.p4d.24xlarge in"
+                + " us-east-1 has 0 of 1 instances free, 1 needed; team nlp went first: team vision is further above"
+                + " its fair share");
     }
 
     @Test
