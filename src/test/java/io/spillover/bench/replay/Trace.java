@@ -14,12 +14,16 @@ import java.util.Map;
 
 /**
  * Reads a trace CSV: any file with the columns of {@code shared/traces/philly-gavel} replays, in any order
- * and with extra columns ignored. Fields may be double-quoted (a model name could hold a comma).
+ * and with extra columns ignored. A trace measured on one kind of GPU may give a single {@code duration_s}
+ * column instead of one per generation (each type's speed-up then applies to it alike), and {@code job_type}
+ * may be left out. Fields may be double-quoted (a model name could hold a comma).
  */
 public final class Trace {
 
     static final List<String> COLUMNS = List.of("job_id", "team", "submit_time_s", "gpus", "job_type",
             Generation.K80.column(), Generation.P100.column(), Generation.V100.column());
+    static final List<String> REQUIRED = List.of("job_id", "team", "submit_time_s", "gpus");
+    static final String ONE_DURATION = "duration_s";
 
     private Trace() {
     }
@@ -59,9 +63,14 @@ public final class Trace {
         for (int i = 0; i < header.size(); i++) {
             at.put(header.get(i).strip(), i);
         }
-        List<String> missing = COLUMNS.stream().filter(c -> !at.containsKey(c)).toList();
+        var missing = new ArrayList<>(REQUIRED.stream().filter(c -> !at.containsKey(c)).toList());
+        List<String> generations = List.of(Generation.K80.column(), Generation.P100.column(), Generation.V100.column());
+        if (!at.containsKey(ONE_DURATION)) {
+            generations.stream().filter(c -> !at.containsKey(c)).forEach(missing::add);
+        }
         if (!missing.isEmpty()) {
-            throw new IllegalArgumentException("the trace lacks the column(s) " + missing + "; it needs " + COLUMNS);
+            throw new IllegalArgumentException("the trace lacks the column(s) " + missing + "; it needs " + COLUMNS
+                    + " (job_type optional; one " + ONE_DURATION + " column may stand for the three durations)");
         }
         return at;
     }
@@ -69,12 +78,18 @@ public final class Trace {
     private static TraceJob parse(List<String> f, Map<String, Integer> at, int line) {
         try {
             return new TraceJob(f.get(at.get("job_id")), f.get(at.get("team")), seconds(f.get(at.get("submit_time_s"))),
-                    Integer.parseInt(f.get(at.get("gpus")).strip()), f.get(at.get("job_type")),
-                    seconds(f.get(at.get(Generation.K80.column()))), seconds(f.get(at.get(Generation.P100.column()))),
-                    seconds(f.get(at.get(Generation.V100.column()))));
+                    Integer.parseInt(f.get(at.get("gpus")).strip()),
+                    at.containsKey("job_type") ? f.get(at.get("job_type")) : "",
+                    duration(f, at, Generation.K80), duration(f, at, Generation.P100), duration(f, at, Generation.V100));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("trace line " + line + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The generation's own column, else the trace's one duration. */
+    private static long duration(List<String> f, Map<String, Integer> at, Generation generation) {
+        Integer column = at.get(generation.column());
+        return seconds(f.get(column != null ? column : at.get(ONE_DURATION)));
     }
 
     /** Whole seconds; a fractional time is rounded up, so no job runs for zero seconds. */

@@ -22,8 +22,18 @@ class TraceTest {
 
     @Test
     void namesTheMissingColumns() {
-        assertThatThrownBy(() -> Trace.read(new StringReader("job_id,team,submit_time_s,gpus\n")))
-                .hasMessageContaining("job_type").hasMessageContaining("duration_s_v100");
+        assertThatThrownBy(() -> Trace.read(new StringReader("job_id,team,gpus\n")))
+                .hasMessageContaining("[submit_time_s, duration_s_k80, duration_s_p100, duration_s_v100]");
+    }
+
+    @Test
+    void aTraceWithOneDurationAndNoJobTypeReplaysTooItsDurationStandingForEveryGeneration() {
+        var csv = """
+                job_id,team,submit_time_s,gpus,duration_s
+                x-1,x,0,2,3600
+                """;
+
+        assertThat(Trace.read(new StringReader(csv))).containsExactly(new TraceJob("x-1", "x", 0, 2, "", 3600, 3600, 3600));
     }
 
     @Test
