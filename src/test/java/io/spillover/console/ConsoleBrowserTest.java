@@ -206,6 +206,7 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(share).containsText("of usage, share");
         assertThat(share).containsText("(weight 1)");
         assertThat(share.locator("meter")).hasCount(1);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("admin-teams.png")).setFullPage(true));
     }
 
     @Test
