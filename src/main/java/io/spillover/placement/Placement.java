@@ -23,6 +23,9 @@ public final class Placement {
     static final DateTimeFormatter DATE_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
+    /** The marker {@link #check} returns for a refusal it was asked not to word. */
+    private static final String REFUSED = "refused";
+
     private final Catalog catalog;
 
     public Placement(Catalog catalog) {
@@ -59,9 +62,6 @@ public final class Placement {
     public boolean fits(PlacementRequest request, int index, Capacity capacity, Instant now) {
         return check(request, request.preferences().get(index), capacity, now, false) == null;
     }
-
-    /** The marker {@link #check} returns for a refusal it was asked not to word. */
-    private static final String REFUSED = "refused";
 
     /**
      * Why the entry cannot be used now, or null when it fits. Unless {@code word}, a refusal is only
