@@ -76,14 +76,23 @@ public class FairShares {
         return policy;
     }
 
+    /**
+     * What a scheduling cycle needs: the expected run times always, the shares only when fair share orders the
+     * queue (they cost two reads a cycle, of the running jobs and the teams).
+     */
+    public Snapshot forCycle() {
+        if (policy.fairShare()) {
+            return read();
+        }
+        Instant now = clock.instant();
+        History known = history(now);
+        return new Snapshot(now, policy, Map.of(), known.typical(), known.platformTypical());
+    }
+
+    /** Every team's share, usage and typical run now, for the admin API and the cycles under fair share. */
     public Snapshot read() {
         Instant now = clock.instant();
-        History cached = history;
-        if (cached == null || cached.readAt().plus(HISTORY_REFRESH).isBefore(now) || cached.readAt().isAfter(now)) {
-            cached = readHistory(now);
-            history = cached;
-        }
-        History known = cached;
+        History known = history(now);
         Duration halfLife = policy.shareHalfLife();
         Map<String, Double> usage = new HashMap<>();
         known.endedUsage().forEach((team, used) -> usage.put(team, TeamShare.decay(used, known.readAt(), now, halfLife)));
@@ -98,6 +107,15 @@ public class FairShares {
         return new Snapshot(now, policy, shares, known.typical(), known.platformTypical());
     }
 
+    private History history(Instant now) {
+        History cached = history;
+        if (cached == null || cached.readAt().plus(HISTORY_REFRESH).isBefore(now) || cached.readAt().isAfter(now)) {
+            cached = readHistory(now);
+            history = cached;
+        }
+        return cached;
+    }
+
     private History readHistory(Instant now) {
         Duration halfLife = policy.shareHalfLife();
         Instant since = now.minus(halfLife.multipliedBy(10));
@@ -107,6 +125,7 @@ public class FairShares {
                     Double::sum);
         }
         Map<String, Duration> typical = runs.typicalRuns(since, RUNS_PER_TEAM);
+        // the platform's typical run: the median of the teams' medians, so that no busy team stands for all
         List<Duration> medians = typical.values().stream().sorted().toList();
         return new History(now, ended, typical, medians.isEmpty() ? null : medians.get((medians.size() - 1) / 2));
     }

@@ -94,7 +94,7 @@ class SchedulingCycle {
             }
         }
         Capacity snapshot = capacity.snapshot();
-        FairShares.Snapshot shares = fairShares.read();
+        FairShares.Snapshot shares = fairShares.forCycle();
         List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream()
                 .map(job -> job.queued(shares.expectedRuntime(job.team(), job.maxRuntime()))).toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
