@@ -114,7 +114,21 @@ final class ServiceBench {
                   long maxHeapBytes, String rss) {
     }
 
-    record Result(Settings settings, Submissions submissions, WakeUp wakeUp, Release release, Memory memory) {
+    /**
+     * @param commits the database's commit rate measured in the same run, from one client and from the
+     *                bench's client count ({@link CommitRate}), the figures' yardstick
+     */
+    record Result(Settings settings, Submissions submissions, WakeUp wakeUp, Release release, Memory memory,
+                  List<CommitRate.Measured> commits) {
+
+        /** One single-client commit, in milliseconds: the median latency of the one-client loop. */
+        double oneCommitMs() {
+            return commits.get(0).latencyMs().p50();
+        }
+
+        double singleClientCommitsPerSecond() {
+            return commits.get(0).perSecond();
+        }
     }
 
     private ServiceBench() {
@@ -135,8 +149,14 @@ final class ServiceBench {
                 "--logging.level.root=WARN")) {
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
             var jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+            DataSource database = context.getBean(DataSource.class);
+            log("commit rate: single-row insert + commit, 1 and %d clients, 5 s each".formatted(settings.clients()));
+            var commits = List.of(CommitRate.measure(database, 1, 5), CommitRate.measure(database, settings.clients(), 5));
+            commits.forEach(c -> log("  %d client(s): %.0f commits/s, p50 %.2f ms, p99 %.2f ms".formatted(c.clients(),
+                    c.perSecond(), c.latencyMs().p50(), c.latencyMs().p99())));
             var bench = new Run(port, settings, jdbc, context.getBean(MeterRegistry.class));
-            return bench.all();
+            Result result = bench.all(commits);
+            return result;
         }
     }
 
@@ -159,7 +179,7 @@ final class ServiceBench {
             this.jdbc = jdbc;
         }
 
-        Result all() throws Exception {
+        Result all(List<CommitRate.Measured> commits) throws Exception {
             for (String team : List.of("bench", "relay", "holder")) {
                 team(team);
             }
@@ -233,7 +253,7 @@ final class ServiceBench {
                     listing + 1);
             log("  release → STARTING %.0f ms; %d jobs evaluated %s".formatted(release.releaseToStartingMs(),
                     jobs.size(), byTrigger));
-            return new Result(settings, submissions, wakeUp, release, memory);
+            return new Result(settings, submissions, wakeUp, release, memory, commits);
         }
 
         /** A team with room for everything the bench submits, and a MEMBER token for it. */

@@ -136,44 +136,58 @@ final class Tables {
                 .append("`java.net.http.HttpClient` on localhost, so client and server share the cores.\n\n");
         ServiceBench.Submissions s = r.submissions();
         ServiceBench.Percentiles l = s.latencyMs();
-        md.append("| benchmark | figure |\n| --- | ---: |\n");
+        double commit = r.oneCommitMs();
+        double commits = r.singleClientCommitsPerSecond();
+        md.append("| benchmark | figure | ratio to the database |\n| --- | ---: | ---: |\n");
+        for (CommitRate.Measured c : r.commits()) {
+            md.append("| the database: single-row insert + commit, ").append(c.clients()).append(" client(s), 5 s | ")
+                    .append(fixed(c.perSecond(), 0)).append(" commits/s, latency p50 / p99 ")
+                    .append(fixed(c.latencyMs().p50(), 2)).append(" / ").append(fixed(c.latencyMs().p99(), 2))
+                    .append(" ms | ").append(c == r.commits().get(0) ? "the yardstick: one commit = "
+                            + fixed(commit, 2) + " ms" : fixed(c.perSecond() / commits, 2) + " × one client's rate")
+                    .append(" |\n");
+        }
         md.append("| submissions (all `201`, all `PENDING`) | ").append(s.count()).append(" from ").append(s.clients())
-                .append(" clients, ").append(s.errors()).append(" errors |\n");
-        md.append("| submission throughput | ").append(fixed(s.perSecond(), 0)).append(" submissions/s |\n");
+                .append(" clients, ").append(s.errors()).append(" errors | |\n");
+        md.append("| submission throughput | ").append(fixed(s.perSecond(), 0)).append(" submissions/s | ")
+                .append(fixed(s.perSecond() / commits, 2)).append(" × the single-client commit rate |\n");
         md.append("| submission latency p50 / p95 / p99 / max | ").append(fixed(l.p50(), 1)).append(" / ")
                 .append(fixed(l.p95(), 1)).append(" / ").append(fixed(l.p99(), 1)).append(" / ").append(fixed(l.max(), 1))
-                .append(" ms |\n");
+                .append(" ms | p99 = ").append(fixed(l.p99() / commit, 0)).append(" commits |\n");
         ServiceBench.Percentiles w = r.wakeUp().serverMs();
         md.append("| wake-up, release (`endedAt`) → next job `STARTING`, server timestamps, p50 / p99 / max | ")
                 .append(fixed(w.p50(), 0)).append(" / ").append(fixed(w.p99(), 0)).append(" / ").append(fixed(w.max(), 0))
-                .append(" ms over ").append(w.count()).append(" releases |\n");
+                .append(" ms over ").append(w.count()).append(" releases | p99 = ").append(fixed(w.p99() / commit, 0))
+                .append(", max = ").append(fixed(w.max() / commit, 0)).append(" commits |\n");
         ServiceBench.Sweeps sweeps = r.wakeUp().sweeps();
         md.append("| releases slower than 100 ms; safety sweeps during the chain: count, mean time, share of the chain's time | ")
                 .append(r.wakeUp().slowReleases()).append(" of ").append(w.count()).append("; ").append(sweeps.count())
-                .append(", ").append(fixed(sweeps.meanMs(), 0)).append(" ms, ").append(fixed(100 * sweeps.shareOfTime(), 2)).append(" % |\n");
+                .append(", ").append(fixed(sweeps.meanMs(), 0)).append(" ms, ").append(fixed(100 * sweeps.shareOfTime(), 2)).append(" % | |\n");
         for (ServiceBench.Polling p : r.wakeUp().polling()) {
             md.append("| polling retry every ").append(p.intervalSeconds()).append(" s: release → retry that sees it, ")
                     .append("analytic mean / p99; simulated mean / p50 / p99 | ")
                     .append(fixed(p.analyticMeanSeconds(), 1)).append(" / ").append(fixed(p.analyticP99Seconds(), 1))
                     .append(" s; ").append(fixed(p.simulatedSeconds().mean(), 1)).append(" / ")
                     .append(fixed(p.simulatedSeconds().p50(), 1)).append(" / ").append(fixed(p.simulatedSeconds().p99(), 1))
-                    .append(" s |\n");
+                    .append(" s | |\n");
         }
         ServiceBench.Release rel = r.release();
         md.append("| queue filled over HTTP to | ").append(rel.pending()).append(" pending jobs (the last ")
-                .append(fixed(rel.fillPerSecond(), 0)).append(" submissions/s) |\n");
+                .append(fixed(rel.fillPerSecond(), 0)).append(" submissions/s) | ")
+                .append(fixed(rel.fillPerSecond() / commits, 2)).append(" × the commit rate |\n");
         md.append("| one release with ").append(rel.pending()).append(" pending: `endedAt` → waiting job `STARTING` | ")
                 .append(fixed(rel.releaseToStartingMs(), 0)).append(" ms (stop request → `STARTING` seen by a 10 ms poll: ")
-                .append(fixed(rel.stopRequestToObservedStartingMs(), 0)).append(" ms) |\n");
+                .append(fixed(rel.stopRequestToObservedStartingMs(), 0)).append(" ms) | ")
+                .append(fixed(rel.releaseToStartingMs() / commit, 0)).append(" commits |\n");
         md.append("| jobs evaluated in that cycle (database) | ").append(rel.jobsEvaluated()).append(" of ")
                 .append(rel.pending()).append(" pending; ").append(rel.waitersOnFreedOffering())
                 .append(" list the freed offering; by trigger ").append(rel.jobsEvaluatedByTrigger())
-                .append(", by team ").append(rel.jobsEvaluatedByTeam()).append(" |\n");
+                .append(", by team ").append(rel.jobsEvaluatedByTeam()).append(" | |\n");
         ServiceBench.Memory m = r.memory();
         md.append("| heap used after GC: empty queue → ").append(m.pending()).append(" pending | ")
                 .append(bytes(m.heapUsedBeforeQueueBytes())).append(" → ").append(bytes(m.heapUsedAtQueueBytes()))
                 .append(" (").append(bytes(m.bytesPerPendingJob())).append(" per pending job); RSS ").append(m.rss())
-                .append(" |\n");
+                .append(" | |\n");
         return md.toString();
     }
 
