@@ -35,6 +35,9 @@ class EmbeddedPostgresConfiguration {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(pgData)
                     .setCleanDataDirectory(false)
+                    // the library defaults to synchronous_commit=off (fast for tests): a crash could then lose a
+                    // submission already answered 201; the service's own database waits for its WAL
+                    .setServerConfig("synchronous_commit", "on")
                     .start();
             createDatabaseIfMissing(postgres);
             log.info("Embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
