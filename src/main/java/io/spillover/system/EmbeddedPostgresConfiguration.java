@@ -35,8 +35,10 @@ class EmbeddedPostgresConfiguration {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setDataDirectory(pgData)
                     .setCleanDataDirectory(false)
-                    // the library defaults to synchronous_commit=off (fast for tests): a crash could then lose a
-                    // submission already answered 201; the service's own database waits for its WAL
+                    // the library's binaries run with fsync=off and synchronous_commit=off (fast for tests): a
+                    // crash could then lose a submission already answered 201, or the database itself; the
+                    // service's own database writes its WAL to disk at every commit
+                    .setServerConfig("fsync", "on")
                     .setServerConfig("synchronous_commit", "on")
                     .start();
             createDatabaseIfMissing(postgres);
