@@ -47,6 +47,11 @@ public record InstanceType(
                 acceleratorMemoryGiB, vcpus, memoryGiB, efa, training, processing, cudaComputeCapability, driver);
     }
 
+    /** What one instance counts for in fair share: its accelerators, or 1 for a type without any. */
+    public int shareUnits() {
+        return Math.max(1, acceleratorCount);
+    }
+
     public int totalAcceleratorMemoryGiB() {
         return acceleratorCount * acceleratorMemoryGiB;
     }

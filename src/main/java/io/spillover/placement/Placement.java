@@ -141,9 +141,9 @@ public final class Placement {
         return null;
     }
 
-    /** What one instance of the type counts for in fair share: its accelerators, or 1 for a type without any. */
+    /** What one instance of the type counts for in fair share ({@link io.spillover.catalog.InstanceType#shareUnits}). */
     public int shareUnits(String instanceType) {
-        return Math.max(1, catalog.get(instanceType).acceleratorCount());
+        return catalog.get(instanceType).shareUnits();
     }
 
     /** Books the decision's selection in the working capacity, so the next decision of a cycle sees it. */

@@ -94,6 +94,11 @@ public final class QueuePass {
         private final Map<String, TeamShare> shares;
         private final Instant now;
         private final List<QueuedRequest<I>> sorted;
+        /**
+         * Which job goes first where fair share does not decide: priority, then (shortest first) the response
+         * ratio, then queue order; a strict-FIFO team keeps queue order among its own jobs.
+         */
+        private final Comparator<QueuedRequest<I>> rank;
         private final Map<String, Line> lines = new LinkedHashMap<>();
         private final Map<QueuedRequest<I>, Outcome<I>> decided = new HashMap<>();
         private final List<Outcome<I>> selections = new ArrayList<>();
@@ -108,14 +113,16 @@ public final class QueuePass {
             this.shares = shares;
             this.now = now;
             this.sorted = queue.stream().sorted(order).toList();
-            Comparator<QueuedRequest<I>> withinTeam = policy.shortestFirst()
+            this.rank = policy.shortestFirst()
                     ? Comparator.<QueuedRequest<I>>comparingInt(QueuedRequest::priority).reversed()
                             .thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
                             .thenComparing(order)
                     : order;
-            for (QueuedRequest<I> job : sorted.stream().sorted(withinTeam).toList()) {
+            for (QueuedRequest<I> job : sorted) {
                 lines.computeIfAbsent(job.request().team(), Line::new).jobs.add(job);
             }
+            // a strict-FIFO team's jobs start in queue order whatever the rank says
+            lines.values().stream().filter(line -> !line.strict()).forEach(line -> line.jobs.sort(rank));
         }
 
         Result<I> decide() {
@@ -175,13 +182,8 @@ public final class QueuePass {
 
         /** Step 2 and 3: one round, teams taking turns; each turn is one job's try. */
         private void playRound(int round) {
-            Comparator<QueuedRequest<I>> next = policy.shortestFirst()
-                    ? Comparator.<QueuedRequest<I>>comparingInt(QueuedRequest::priority).reversed()
-                            .thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
-                            .thenComparing(order)
-                    : order;
             var turns = new PriorityQueue<Line>(Comparator.comparingDouble(Line::standing)
-                    .thenComparing(Line::next, next));
+                    .thenComparing(Line::next, rank));
             for (Line line : lines.values()) {
                 line.cursor = 0;
                 if (line.advance()) {
@@ -319,6 +321,7 @@ public final class QueuePass {
             final String team;
             final List<QueuedRequest<I>> jobs = new ArrayList<>();
             int cursor;
+            private int head;
             private double charged;
 
             Line(String team) {
@@ -342,8 +345,12 @@ public final class QueuePass {
                 return outcome != null && outcome.decision().isSelected();
             }
 
+            /** The team's first job not selected yet; jobs before it are all selected, so the search resumes there. */
             QueuedRequest<I> firstWaiting() {
-                return jobs.stream().filter(j -> !selectedAlready(j)).findFirst().orElse(null);
+                while (head < jobs.size() && selectedAlready(jobs.get(head))) {
+                    head++;
+                }
+                return head < jobs.size() ? jobs.get(head) : null;
             }
 
             boolean strict() {

@@ -1,6 +1,7 @@
 package io.spillover.queue;
 
 import io.spillover.catalog.Catalog;
+import io.spillover.catalog.InstanceType;
 import io.spillover.placement.QueuePolicy;
 import io.spillover.placement.TeamShare;
 import java.time.Clock;
@@ -131,6 +132,6 @@ public class FairShares {
     }
 
     private int units(String instanceType, int count) {
-        return count * catalog.find(instanceType).map(t -> Math.max(1, t.acceleratorCount())).orElse(1);
+        return count * catalog.find(instanceType).map(InstanceType::shareUnits).orElse(1);
     }
 }

@@ -178,6 +178,22 @@ class QueuePolicyTest {
     }
 
     @Test
+    void aStrictFifoTeamStartsItsJobsInQueueOrderEvenWhenAShorterOneWaitsBehind() {
+        // response ratios: long (2 min + 10 h) / 10 h = 1.003, short (1 min + 1 min) / 1 min = 2
+        var longFirst = new QueuedRequest<>("long", request("vision", P4D, 1), 0, NOW.minusSeconds(120), null,
+                Duration.ofHours(10));
+        var shortLater = new QueuedRequest<>("short", request("vision", P4D, 1), 0, NOW.minusSeconds(60), null,
+                Duration.ofMinutes(1));
+        Capacity capacity = new Capacity(
+                List.of(OfferingState.of(OfferingKey.onDemand("us-east-1", P4D), 1, 0)), List.of(),
+                List.of(new TeamState("vision", Map.of(P4D, 8), Map.of(), null, 0, null, 0, true)));
+
+        var outcomes = pass(QueuePolicy.DEFAULT).decide(List.of(shortLater, longFirst), capacity, NOW);
+
+        assertThat(selections(outcomes)).containsExactly("long:0", "short:-");
+    }
+
+    @Test
     void theQueueOrderComparesUuidsAsPostgresqlDoesUnsignedByteByByte() {
         UUID low = UUID.fromString("7fffffff-ffff-ffff-ffff-ffffffffffff");
         UUID high = UUID.fromString("80000000-0000-0000-0000-000000000000"); // first bit set: negative in Java

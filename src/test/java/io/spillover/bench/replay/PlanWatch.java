@@ -52,8 +52,4 @@ final class PlanWatch {
     double utilizationWhileWaiting() {
         return available == 0 ? 1 : busy / available;
     }
-
-    double secondsWaited() {
-        return available;
-    }
 }

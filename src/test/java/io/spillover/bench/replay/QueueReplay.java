@@ -8,7 +8,6 @@ import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.QueuePass;
 import io.spillover.placement.QueuePolicy;
 import io.spillover.placement.QueuedRequest;
-import io.spillover.placement.RuntimeHistory;
 import io.spillover.placement.TeamShare;
 import java.time.Duration;
 import java.time.Instant;
