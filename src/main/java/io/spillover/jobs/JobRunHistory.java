@@ -5,8 +5,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -24,12 +22,12 @@ class JobRunHistory implements RunHistory {
 
     @Override
     public List<Running> running() {
-        return jdbc.sql("SELECT team, selected_type, selected_count, max_runtime_seconds FROM jobs WHERE "
+        return jdbc.sql("SELECT team, profile_name, selected_type, selected_count, max_runtime_seconds FROM jobs WHERE "
                         + ON_PROVIDER + " AND selected_type IS NOT NULL")
                 .query((rs, n) -> {
                     Long max = rs.getObject("max_runtime_seconds", Long.class);
-                    return new Running(rs.getString("team"), rs.getString("selected_type"), rs.getInt("selected_count"),
-                            max == null ? null : Duration.ofSeconds(max));
+                    return new Running(rs.getString("team"), rs.getString("profile_name"), rs.getString("selected_type"),
+                            rs.getInt("selected_count"), max == null ? null : Duration.ofSeconds(max));
                 }).list();
     }
 
@@ -49,21 +47,26 @@ class JobRunHistory implements RunHistory {
     }
 
     @Override
-    public Map<String, Duration> typicalRuns(Instant since, int runs) {
-        Map<String, Duration> typical = new TreeMap<>();
-        jdbc.sql("""
-                        SELECT team, percentile_disc(0.5) WITHIN GROUP (ORDER BY seconds) AS median
-                          FROM (SELECT team, extract(epoch FROM (ended_at - started_at)) AS seconds,
-                                       row_number() OVER (PARTITION BY team ORDER BY ended_at DESC) AS latest
-                                  FROM jobs
-                                 WHERE status = :completed AND ended_at > :since AND started_at IS NOT NULL) runs
-                         WHERE latest <= :runs
-                         GROUP BY team""")
+    public List<Typical> typicalRuns(Instant since, int runs) {
+        // one pass over the recent completed runs, numbered within the team and within the team's profile
+        return jdbc.sql("""
+                        WITH runs AS (
+                            SELECT team, profile_name, extract(epoch FROM (ended_at - started_at)) AS seconds,
+                                   row_number() OVER (PARTITION BY team ORDER BY ended_at DESC) AS in_team,
+                                   row_number() OVER (PARTITION BY team, profile_name ORDER BY ended_at DESC) AS in_profile
+                              FROM jobs
+                             WHERE status = :completed AND ended_at > :since AND started_at IS NOT NULL)
+                        SELECT team, NULL AS profile_name, count(*) AS runs,
+                               percentile_disc(0.5) WITHIN GROUP (ORDER BY seconds) AS median
+                          FROM runs WHERE in_team <= :runs GROUP BY team
+                        UNION ALL
+                        SELECT team, profile_name, count(*) AS runs,
+                               percentile_disc(0.5) WITHIN GROUP (ORDER BY seconds) AS median
+                          FROM runs WHERE profile_name IS NOT NULL AND in_profile <= :runs GROUP BY team, profile_name""")
                 .param("since", Timestamp.from(since)).param("runs", runs)
                 .param("completed", JobStatus.COMPLETED.name())
-                .query((rs, n) -> typical.put(rs.getString("team"),
-                        Duration.ofSeconds(Math.max(1, Math.round(rs.getDouble("median"))))))
+                .query((rs, n) -> new Typical(rs.getString("team"), rs.getString("profile_name"),
+                        Duration.ofSeconds(Math.max(1, Math.round(rs.getDouble("median")))), rs.getInt("runs")))
                 .list();
-        return typical;
     }
 }

@@ -17,7 +17,8 @@ import org.springframework.stereotype.Component;
  * Each team's fair share and expected run times, read from the jobs' history ({@link RunHistory}, a port the
  * jobs module implements) and the teams' weights ({@link TeamWeights}, tenancy's): the decayed usage of runs that
  * ended within ten half-lives (older ones count less than a thousandth), the charge of the runs going on now
- * ({@link TeamShare#charge}), and the median of the team's latest completed runs. The history is read at most
+ * ({@link TeamShare#charge}), and the median of the latest completed runs of each team and of each profile a
+ * team submits with (once it has {@link #PROFILE_RUNS}). The history is read at most
  * every {@link #HISTORY_REFRESH}; what runs now is read on every call, so a start weighs at the next cycle.
  */
 @Component
@@ -26,20 +27,35 @@ public class FairShares {
     static final Duration HISTORY_REFRESH = Duration.ofSeconds(30);
     /** How many of a team's latest completed runs its expected run time comes from. */
     static final int RUNS_PER_TEAM = 100;
+    /**
+     * How many completed runs a profile needs before its median stands for its jobs; until then they are
+     * expected to run as their team's typical run. Run times differ more between a team's profiles (a sweep
+     * of short trials, a long pre-training) than within one.
+     */
+    static final int PROFILE_RUNS = 5;
 
     /**
      * @param shares  per team, weight and usage (ended runs decayed, running ones charged)
-     * @param typical per team, the median of its latest completed runs; absent when it has none
+     * @param typical   per team, the median of its latest completed runs; absent when it has none
+     * @param byProfile per team and profile, the median of the profile's latest completed runs, for profiles
+     *                  with at least {@link #PROFILE_RUNS}
      */
     public record Snapshot(Instant at, QueuePolicy policy, Map<String, TeamShare> shares, Map<String, Duration> typical,
-                           Duration platformTypical) {
+                           Map<String, Map<String, Duration>> byProfile, Duration platformTypical) {
 
         /**
          * What a job is expected to run: its maximum run time when it gives one (its user's own word on this
-         * job), else its team's median (else the platform's); null when none is known.
+         * job), else the median of its profile's runs in its team, else its team's median, else the platform's;
+         * null when none is known.
+         *
+         * @param profile the profile the job was submitted with, null for none
          */
-        public Duration expectedRuntime(String team, Duration maxRuntime) {
-            return maxRuntime != null ? maxRuntime : typical.getOrDefault(team, platformTypical);
+        public Duration expectedRuntime(String team, String profile, Duration maxRuntime) {
+            if (maxRuntime != null) {
+                return maxRuntime;
+            }
+            Duration ofProfile = profile == null ? null : byProfile.getOrDefault(team, Map.of()).get(profile);
+            return ofProfile != null ? ofProfile : typical.getOrDefault(team, platformTypical);
         }
 
         /** The team's share of the platform's weight, and of the decayed usage. */
@@ -55,7 +71,7 @@ public class FairShares {
     }
 
     private record History(Instant readAt, Map<String, Double> endedUsage, Map<String, Duration> typical,
-                           Duration platformTypical) {
+                           Map<String, Map<String, Duration>> byProfile, Duration platformTypical) {
     }
 
     private final RunHistory runs;
@@ -87,7 +103,7 @@ public class FairShares {
         }
         Instant now = clock.instant();
         History known = history(now);
-        return new Snapshot(now, policy, Map.of(), known.typical(), known.platformTypical());
+        return new Snapshot(now, policy, Map.of(), known.typical(), known.byProfile(), known.platformTypical());
     }
 
     /** Every team's share, usage and typical run now, for the admin API and the cycles under fair share. */
@@ -97,15 +113,15 @@ public class FairShares {
         Duration halfLife = policy.shareHalfLife();
         Map<String, Double> usage = new HashMap<>();
         known.endedUsage().forEach((team, used) -> usage.put(team, TeamShare.decay(used, known.readAt(), now, halfLife)));
-        var expecting = new Snapshot(now, policy, Map.of(), known.typical(), known.platformTypical());
+        var expecting = new Snapshot(now, policy, Map.of(), known.typical(), known.byProfile(), known.platformTypical());
         for (RunHistory.Running run : runs.running()) {
             usage.merge(run.team(), TeamShare.charge(units(run.instanceType(), run.instanceCount()),
-                    expecting.expectedRuntime(run.team(), run.maxRuntime()), halfLife), Double::sum);
+                    expecting.expectedRuntime(run.team(), run.profile(), run.maxRuntime()), halfLife), Double::sum);
         }
         Map<String, TeamShare> shares = new TreeMap<>();
         weights.weights().forEach((team, weight) ->
                 shares.put(team, new TeamShare(weight, Math.max(0, usage.getOrDefault(team, 0.0)))));
-        return new Snapshot(now, policy, shares, known.typical(), known.platformTypical());
+        return new Snapshot(now, policy, shares, known.typical(), known.byProfile(), known.platformTypical());
     }
 
     private History history(Instant now) {
@@ -125,10 +141,19 @@ public class FairShares {
             ended.merge(run.team(), run.decayedInstances() * units(run.instanceType(), 1) * TeamShare.meanLife(halfLife),
                     Double::sum);
         }
-        Map<String, Duration> typical = runs.typicalRuns(since, RUNS_PER_TEAM);
+        Map<String, Duration> typical = new TreeMap<>();
+        Map<String, Map<String, Duration>> byProfile = new TreeMap<>();
+        for (RunHistory.Typical run : runs.typicalRuns(since, RUNS_PER_TEAM)) {
+            if (run.profile() == null) {
+                typical.put(run.team(), run.median());
+            } else if (run.runs() >= PROFILE_RUNS) {
+                byProfile.computeIfAbsent(run.team(), t -> new TreeMap<>()).put(run.profile(), run.median());
+            }
+        }
         // the platform's typical run: the median of the teams' medians, so that no busy team stands for all
         List<Duration> medians = typical.values().stream().sorted().toList();
-        return new History(now, ended, typical, medians.isEmpty() ? null : medians.get((medians.size() - 1) / 2));
+        return new History(now, ended, typical, byProfile,
+                medians.isEmpty() ? null : medians.get((medians.size() - 1) / 2));
     }
 
     private int units(String instanceType, int count) {

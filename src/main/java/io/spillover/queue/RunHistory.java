@@ -10,8 +10,8 @@ import java.util.List;
  */
 public interface RunHistory {
 
-    /** A run going on now: its team, what it runs on and its own maximum run time, if any. */
-    record Running(String team, String instanceType, int instanceCount, Duration maxRuntime) {
+    /** A run going on now: its team, profile (null for none), what it runs on and its own maximum run time, if any. */
+    record Running(String team, String profile, String instanceType, int instanceCount, Duration maxRuntime) {
     }
 
     /**
@@ -26,6 +26,18 @@ public interface RunHistory {
 
     List<Ended> ended(Instant now, Instant since, Duration halfLife);
 
-    /** Per team, the median of its latest {@code runs} completed runs that ended after {@code since}. */
-    java.util.Map<String, Duration> typicalRuns(Instant since, int runs);
+    /**
+     * The median of the latest completed runs of a team, or of one of a team's profiles.
+     *
+     * @param profile null for the team's runs, whatever their profile
+     * @param runs    how many runs the median is of
+     */
+    record Typical(String team, String profile, Duration median, int runs) {
+    }
+
+    /**
+     * Per team, and per profile of each team, the median of its latest {@code runs} completed runs that ended
+     * after {@code since}.
+     */
+    List<Typical> typicalRuns(Instant since, int runs);
 }

@@ -96,7 +96,7 @@ class SchedulingCycle {
         Capacity snapshot = capacity.snapshot();
         FairShares.Snapshot shares = fairShares.forCycle();
         List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream()
-                .map(job -> job.queued(shares.expectedRuntime(job.team(), job.maxRuntime()))).toList();
+                .map(job -> job.queued(shares.expectedRuntime(job.team(), job.profile(), job.maxRuntime()))).toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
         QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt);

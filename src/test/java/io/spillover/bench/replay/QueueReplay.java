@@ -38,7 +38,7 @@ import java.util.TreeMap;
  */
 final class QueueReplay {
 
-    private record Running(long endSeconds, int rank, long startSeconds, String team, PreferenceEntry entry,
+    private record Running(long endSeconds, int rank, long startSeconds, ReplayJob job, PreferenceEntry entry,
                            double charge) {
     }
 
@@ -90,9 +90,9 @@ final class QueueReplay {
             boolean released = false;
             while (!running.isEmpty() && running.peek().endSeconds() == now) {
                 Running ended = running.poll();
-                ledger.release(ended.team(), ended.entry(), VirtualTime.at(ended.startSeconds()), at,
+                ledger.release(ended.job().team(), ended.entry(), VirtualTime.at(ended.startSeconds()), at,
                         rules.shareHalfLife(), ended.charge());
-                history.ended(ended.team(), Duration.ofSeconds(now - ended.startSeconds()));
+                history.ended(ended.job().team(), ended.job().profile(), Duration.ofSeconds(now - ended.startSeconds()));
                 released = true;
                 events++;
             }
@@ -101,7 +101,7 @@ final class QueueReplay {
                 ReplayJob job = jobs.get(next++);
                 boolean hinted = policy instanceof Policy.Queued queued && queued.maxRuntimeHints();
                 Duration expected = hinted ? fleet.maxRuntimeHint(job.trace(), job.choices().get(0).instanceType())
-                        : history.estimate(job.team());
+                        : history.estimate(job.team(), job.profile());
                 QueuedRequest<String> queued = job.queued(job.preferences(policy), expected);
                 pending.put(queued, job);
                 plans.waiting(queued.request().preferences().entries(), 1);
@@ -150,7 +150,7 @@ final class QueueReplay {
                             entry.instanceType()), outcome.job().expectedRuntime(), rules.shareHalfLife());
                     ledger.take(job.team(), entry, charge);
                     long end = now + fleet.runtimeSeconds(job.trace(), entry.instanceType());
-                    running.add(new Running(end, job.rank(), now, job.team(), entry, charge));
+                    running.add(new Running(end, job.rank(), now, job, entry, charge));
                     runs.add(new JobRun(job, now, end, selected.index(), entry));
                 }
             }

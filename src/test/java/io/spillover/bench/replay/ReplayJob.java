@@ -30,6 +30,15 @@ public record ReplayJob(TraceJob trace, int rank, List<PreferenceEntry> choices)
         return trace.team();
     }
 
+    /**
+     * The profile its user would submit it with. A trace carries no profile; the replay takes a team's jobs of
+     * one GPU count as one profile, as a team keeps a profile per job size (in Philly a team's run times differ
+     * by GPU count far more than by Gavel's sampled model type, which the replay does not use).
+     */
+    public String profile() {
+        return trace.gpus() + "-gpu";
+    }
+
     /** What the job asks for under a policy: its whole list, or only its first choice. */
     public PreferenceList preferences(Policy policy) {
         return policy instanceof Policy.SingleType ? only(0) : new PreferenceList(choices);
