@@ -3,6 +3,7 @@ package io.spillover.jobs;
 import io.spillover.system.Access;
 import java.net.URI;
 import java.util.List;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,6 +40,27 @@ class JobController {
         }
         return ResponseEntity.created(URI.create("/api/v1/teams/" + team + "/jobs/" + submitted.job().name()))
                 .body(submitted.job());
+    }
+
+    /** A pipeline's jobs, up to {@value JobSubmissions#MAX_BATCH}, submitted all or none. */
+    record BatchRequest(List<JobRequest> jobs) {
+    }
+
+    /** Per item of the request, in its order: the job, and whether this call made it. */
+    record BatchView(List<BatchItem> jobs) {
+    }
+
+    record BatchItem(boolean created, JobView job) {
+    }
+
+    /** 201 when any item made a job; 200 when every item's client token was seen before. */
+    @PostMapping("/jobs:batch")
+    @Access(Access.Level.MEMBER)
+    ResponseEntity<BatchView> submitAll(@PathVariable String team, @RequestBody BatchRequest request) {
+        List<JobSubmissions.Submitted> submitted = submissions.submitAll(team, request == null ? null : request.jobs());
+        var view = new BatchView(submitted.stream().map(s -> new BatchItem(s.created(), s.job())).toList());
+        return submitted.stream().anyMatch(JobSubmissions.Submitted::created)
+                ? ResponseEntity.status(HttpStatus.CREATED).body(view) : ResponseEntity.ok(view);
     }
 
     @GetMapping("/jobs")

@@ -4,9 +4,13 @@ import io.spillover.placement.Decision;
 import io.spillover.placement.EntryVerdict;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
@@ -43,6 +47,31 @@ class JobHistory {
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(t.jobId(), t.team(), Timestamp.from(t.at()), t.from() == null ? null : t.from().name(),
                         t.to().name(), t.reason() == null ? null : t.reason().name(), t.message(), t.attempt())
+                .update();
+    }
+
+    /** Logs the transitions of many jobs in one statement, and announces each (after commit). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void appendAll(List<Transition> transitions, List<String> jobNames) {
+        for (int i = 0; i < transitions.size(); i++) {
+            Transition t = transitions.get(i);
+            events.publishEvent(new JobTransitioned(t.jobId(), t.team(), jobNames.get(i), t.to()));
+        }
+        jdbc.sql("""
+                        INSERT INTO job_transitions (job_id, team, at, from_status, to_status, reason, message, attempt)
+                        SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:teams AS text[]), CAST(:ats AS timestamptz[]),
+                                             CAST(:froms AS text[]), CAST(:tos AS text[]), CAST(:reasons AS text[]),
+                                             CAST(:messages AS text[]), CAST(:attempts AS int[]))""")
+                .param("ids", transitions.stream().map(Transition::jobId).toArray(UUID[]::new))
+                .param("teams", transitions.stream().map(Transition::team).toArray(String[]::new))
+                .param("ats", transitions.stream().map(t -> Timestamp.from(t.at())).toArray(Timestamp[]::new))
+                .param("froms", transitions.stream().map(t -> t.from() == null ? null : t.from().name())
+                        .toArray(String[]::new))
+                .param("tos", transitions.stream().map(t -> t.to().name()).toArray(String[]::new))
+                .param("reasons", transitions.stream().map(t -> t.reason() == null ? null : t.reason().name())
+                        .toArray(String[]::new))
+                .param("messages", transitions.stream().map(Transition::message).toArray(String[]::new))
+                .param("attempts", transitions.stream().map(Transition::attempt).toArray(Integer[]::new))
                 .update();
     }
 
@@ -94,16 +123,32 @@ class JobHistory {
         }
     }
 
+    /** The transitions of many jobs, each job's in order, in one query. */
+    Map<UUID, List<TransitionView>> transitions(Collection<UUID> jobIds) {
+        Map<UUID, List<TransitionView>> byJob = new HashMap<>();
+        jdbc.sql("SELECT job_id, at, from_status, to_status, reason, message, attempt FROM job_transitions"
+                        + " WHERE job_id = ANY(:ids) ORDER BY id")
+                .param("ids", jobIds.toArray(UUID[]::new))
+                .query((rs, n) -> byJob.computeIfAbsent(rs.getObject("job_id", UUID.class), id -> new ArrayList<>())
+                        .add(transition(rs)))
+                .list();
+        return byJob;
+    }
+
     List<TransitionView> transitions(UUID jobId) {
         return jdbc.sql("SELECT at, from_status, to_status, reason, message, attempt FROM job_transitions"
                         + " WHERE job_id = ? ORDER BY id")
                 .param(jobId)
-                .query((rs, n) -> new TransitionView(rs.getTimestamp("at").toInstant(),
-                        rs.getString("from_status") == null ? null : JobStatus.valueOf(rs.getString("from_status")),
-                        JobStatus.valueOf(rs.getString("to_status")),
-                        rs.getString("reason") == null ? null : StatusReason.valueOf(rs.getString("reason")),
-                        rs.getString("message"), rs.getInt("attempt")))
+                .query((rs, n) -> transition(rs))
                 .list();
+    }
+
+    private static TransitionView transition(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new TransitionView(rs.getTimestamp("at").toInstant(),
+                rs.getString("from_status") == null ? null : JobStatus.valueOf(rs.getString("from_status")),
+                JobStatus.valueOf(rs.getString("to_status")),
+                rs.getString("reason") == null ? null : StatusReason.valueOf(rs.getString("reason")),
+                rs.getString("message"), rs.getInt("attempt"));
     }
 
     /** The job's evaluations, newest first. */

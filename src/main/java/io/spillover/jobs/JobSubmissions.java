@@ -2,12 +2,23 @@ package io.spillover.jobs;
 
 import io.spillover.placement.PendingClock;
 import io.spillover.shared.InvalidRequestException;
+import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
@@ -49,22 +60,14 @@ public class JobSubmissions {
             return replay.get();
         }
         SubmissionChecks.Checked checked = checks.check(team, request);
-        String name = request.name() != null ? request.name()
-                : request.kind().name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        String name = nameFor(request);
         try {
             return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 if (jobs.existsByTeamAndName(team, name)) {
                     // Read committed: a retry with this token may have committed since the look-up above.
                     return replayOf(team, request).orElseThrow(() -> nameTaken(team, name));
                 }
-                Instant now = clock.instant();
-                Job job = Job.submit(UUID.randomUUID(), team, name, request.kind(), checked.preferences(),
-                        checked.instanceCount(), checked.maxPending(),
-                        PendingClock.startsAt(checked.preferences(), checked.plans(), now),
-                        request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
-                        request.clientToken(), new JobSpec(request.container(), request.local(), request.sagemaker(),
-                                checked.requires(), checked.fallbackAfterSeconds()),
-                        checked.profile(), now);
+                Job job = newJob(team, name, request, checked, clock.instant());
                 jobs.saveAndFlush(job);
                 history.append(job.submitted(), job.name());
                 events.publishEvent(new JobSubmitted(job.id(), team));
@@ -74,6 +77,145 @@ public class JobSubmissions {
             // A concurrent submission with the same client token or name committed first.
             return replayOf(team, request).orElseThrow(() -> nameTaken(team, name));
         }
+    }
+
+    /** Most jobs one batch may hold: a pipeline's fan-out, within the request body's size limit. */
+    public static final int MAX_BATCH = 500;
+
+    /**
+     * Submits many jobs at once, all or none: every item is checked as {@link #submit} checks one (against the
+     * same reading of the team's quota, plans and profiles), and when any fails nothing is stored and the
+     * refusal names each failing item's fields ({@code jobs[3].instancePreferences[0].instanceType}). An item
+     * whose client token the team has seen answers the job it made, so a retried batch makes nothing twice.
+     * The new jobs are stored in one transaction.
+     *
+     * @return per item, in the order given
+     */
+    @Change(level = Access.Level.MEMBER, action = "submit jobs", target = "teams/{team}/jobs")
+    public List<Submitted> submitAll(String team, List<JobRequest> requests) {
+        if (requests == null || requests.isEmpty() || requests.size() > MAX_BATCH) {
+            throw new InvalidRequestException("jobs", "give 1 to " + MAX_BATCH + " jobs");
+        }
+        try {
+            return storeAll(team, requests);
+        } catch (DataIntegrityViolationException e) {
+            // A concurrent submission took a name or a client token first: what it made is now seen.
+            return storeAll(team, requests);
+        }
+    }
+
+    private List<Submitted> storeAll(String team, List<JobRequest> requests) {
+        return transactions.execute(tx -> {
+            Map<Integer, Job> replays = replays(team, requests);
+            Map<Integer, Job> fresh = checked(team, requests, replays.keySet());
+            List<Job> created = List.copyOf(fresh.values());
+            jobs.saveAllAndFlush(created);
+            history.appendAll(created.stream().map(Job::submitted).toList(), created.stream().map(Job::name).toList());
+            created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), team)));
+            Map<UUID, List<TransitionView>> transitions = history.transitions(
+                    Stream.concat(created.stream(), replays.values().stream()).map(Job::id).toList());
+            var submitted = new ArrayList<Submitted>(requests.size());
+            for (int i = 0; i < requests.size(); i++) {
+                Job job = fresh.containsKey(i) ? fresh.get(i) : replays.get(i);
+                submitted.add(new Submitted(JobView.of(job, transitions.getOrDefault(job.id(), List.of())),
+                        fresh.containsKey(i)));
+            }
+            return submitted;
+        });
+    }
+
+    /** By item, the jobs that earlier submissions with the items' client tokens made. */
+    private Map<Integer, Job> replays(String team, List<JobRequest> requests) {
+        List<String> tokens = requests.stream().filter(Objects::nonNull).map(JobRequest::clientToken)
+                .filter(Objects::nonNull).distinct().toList();
+        if (tokens.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Job> byToken = new HashMap<>();
+        jobs.findByTeamAndClientTokenIn(team, tokens).forEach(job -> byToken.put(job.clientToken(), job));
+        var replays = new HashMap<Integer, Job>();
+        var firstWithToken = new HashSet<String>();
+        for (int i = 0; i < requests.size(); i++) {
+            JobRequest request = requests.get(i);
+            if (request != null && byToken.containsKey(request.clientToken())
+                    && firstWithToken.add(request.clientToken())) {
+                replays.put(i, byToken.get(request.clientToken()));
+            }
+        }
+        return replays;
+    }
+
+    /**
+     * By item, the new job of every item that replays nothing; {@link InvalidRequestException} naming every
+     * broken rule of every item (and a client token or a name that two items share, or that a job of the
+     * team already has) when any breaks one.
+     */
+    private Map<Integer, Job> checked(String team, List<JobRequest> requests, Set<Integer> replayed) {
+        var violations = new ArrayList<Violation>();
+        var checks = this.checks.forTeam(team);
+        var firstWithName = new HashMap<String, Integer>();
+        var firstWithToken = new HashMap<String, Integer>();
+        var fresh = new LinkedHashMap<Integer, Job>();
+        Instant now = clock.instant();
+        for (int i = 0; i < requests.size(); i++) {
+            JobRequest request = requests.get(i);
+            String item = "jobs[" + i + "]";
+            Integer sameToken = request == null || request.clientToken() == null ? null
+                    : firstWithToken.putIfAbsent(request.clientToken(), i);
+            if (sameToken != null) {
+                violations.add(new Violation(item + ".clientToken", "jobs[" + sameToken + "] has it too"));
+                continue;
+            }
+            if (replayed.contains(i)) {
+                continue;
+            }
+            try {
+                Job job = newJob(team, request, checks.check(request), now);
+                Integer sameName = firstWithName.putIfAbsent(job.name(), i);
+                if (sameName != null) {
+                    violations.add(new Violation(item + ".name", "jobs[" + sameName + "] has it too"));
+                }
+                fresh.put(i, job);
+            } catch (InvalidRequestException refused) {
+                refused.violations().forEach(v -> violations.add(new Violation(item + "." + v.field(), v.message())));
+            }
+        }
+        if (!firstWithName.isEmpty()) {
+            for (String taken : jobs.namesTaken(team, firstWithName.keySet())) {
+                violations.add(new Violation("jobs[" + firstWithName.get(taken) + "].name",
+                        "team " + team + " already has a job named " + taken));
+            }
+        }
+        if (!violations.isEmpty()) {
+            violations.sort(Comparator.comparingInt((Violation v) -> itemOf(v.field())));
+            throw new InvalidRequestException(violations);
+        }
+        return fresh;
+    }
+
+    /** The item index a violation of a batch names ({@code jobs[12].name}: 12). */
+    private static int itemOf(String field) {
+        return Integer.parseInt(field.substring("jobs[".length(), field.indexOf(']')));
+    }
+
+    private Job newJob(String team, JobRequest request, SubmissionChecks.Checked checked, Instant now) {
+        return newJob(team, nameFor(request), request, checked, now);
+    }
+
+    /** The request's name, or one made of its kind and a random suffix. */
+    private static String nameFor(JobRequest request) {
+        return request.name() != null ? request.name()
+                : request.kind().name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private Job newJob(String team, String name, JobRequest request, SubmissionChecks.Checked checked, Instant now) {
+        return Job.submit(UUID.randomUUID(), team, name, request.kind(), checked.preferences(),
+                checked.instanceCount(), checked.maxPending(),
+                PendingClock.startsAt(checked.preferences(), checked.plans(), now),
+                request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
+                request.clientToken(), new JobSpec(request.container(), request.local(), request.sagemaker(),
+                        checked.requires(), checked.fallbackAfterSeconds()),
+                checked.profile(), now);
     }
 
     private static InvalidRequestException nameTaken(String team, String name) {

@@ -17,8 +17,10 @@ import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -53,48 +55,75 @@ class SubmissionChecks {
 
     /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */
     Checked check(String team, JobRequest request) {
-        TeamState state = teams.state(team);
-        List<Violation> violations = new ArrayList<>(validation.check(request));
-        if (request == null) {
-            throw new InvalidRequestException(violations);
+        return forTeam(team).check(request);
+    }
+
+    /**
+     * The rules of one team, read once (its quota and headroom, the plans it may use, its profiles as they are
+     * asked for), for a batch of requests checked against the same state.
+     */
+    ForTeam forTeam(String team) {
+        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team));
+    }
+
+    final class ForTeam {
+
+        private final String team;
+        private final TeamState state;
+        private final Map<String, PlanState> visiblePlans;
+        private final Map<String, Optional<ProfileView>> profilesRead = new HashMap<>();
+
+        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans) {
+            this.team = team;
+            this.state = state;
+            this.visiblePlans = visiblePlans;
         }
-        List<RequestedEntry> entries = request.requestedEntries();
-        Integer count = request.instanceCount();
-        Long maxPending = request.maxPendingTimeInSeconds();
-        Requirements requires = request.requires();
-        Long patience = request.fallbackAfterSeconds();
-        ProfileView profile = null;
-        if (request.profile() != null) {
-            if (request.instancePreferences() != null || request.instanceCount() != null) {
-                violations.add(new Violation("profile",
-                        "give a profile or instancePreferences (with instanceCount), never both"));
-            }
-            profile = profiles.find(team, request.profile()).orElse(null);
-            if (profile == null) {
-                violations.add(new Violation("profile", "team " + team + " has no profile " + request.profile()));
+
+        /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */
+        Checked check(JobRequest request) {
+            List<Violation> violations = new ArrayList<>(validation.check(request));
+            if (request == null) {
                 throw new InvalidRequestException(violations);
             }
-            ProfileDefinition definition = profile.definition();
-            if (definition.kind() != null && request.kind() != null && definition.kind() != request.kind()) {
-                violations.add(new Violation("kind", "profile " + profile.name() + " is for "
-                        + definition.kind() + " jobs"));
+            List<RequestedEntry> entries = request.requestedEntries();
+            Integer count = request.instanceCount();
+            Long maxPending = request.maxPendingTimeInSeconds();
+            Requirements requires = request.requires();
+            Long patience = request.fallbackAfterSeconds();
+            ProfileView profile = null;
+            if (request.profile() != null) {
+                if (request.instancePreferences() != null || request.instanceCount() != null) {
+                    violations.add(new Violation("profile",
+                            "give a profile or instancePreferences (with instanceCount), never both"));
+                }
+                profile = profilesRead.computeIfAbsent(request.profile(), name -> profiles.find(team, name))
+                        .orElse(null);
+                if (profile == null) {
+                    violations.add(new Violation("profile", "team " + team + " has no profile " + request.profile()));
+                    throw new InvalidRequestException(violations);
+                }
+                ProfileDefinition definition = profile.definition();
+                if (definition.kind() != null && request.kind() != null && definition.kind() != request.kind()) {
+                    violations.add(new Violation("kind", "profile " + profile.name() + " is for "
+                            + definition.kind() + " jobs"));
+                }
+                entries = definition.instancePreferences();
+                count = definition.instanceCount();
+                maxPending = maxPending != null ? maxPending : definition.maxPendingTimeInSeconds();
+                requires = requires != null ? requires : definition.requires();
+                patience = patience != null ? patience : definition.fallbackAfterSeconds();
             }
-            entries = definition.instancePreferences();
-            count = definition.instanceCount();
-            maxPending = maxPending != null ? maxPending : definition.maxPendingTimeInSeconds();
-            requires = requires != null ? requires : definition.requires();
-            patience = patience != null ? patience : definition.fallbackAfterSeconds();
+            SubmissionRules.Result checked = rules.check(new Submission(request.kind(), entries, count, maxPending,
+                    requires), state, visiblePlans);
+            String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
+            checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
+            if (!violations.isEmpty()) {
+                throw new InvalidRequestException(violations);
+            }
+            return new Checked(checked.preferences(), count,
+                    maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
+                    profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans,
+                    patience);
         }
-        Map<String, PlanState> visiblePlans = plans.statesVisibleTo(team);
-        SubmissionRules.Result checked = rules.check(new Submission(request.kind(), entries, count, maxPending,
-                requires), state, visiblePlans);
-        String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
-        checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
-        if (!violations.isEmpty()) {
-            throw new InvalidRequestException(violations);
-        }
-        return new Checked(checked.preferences(), count,
-                maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
-                profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans, patience);
     }
 }

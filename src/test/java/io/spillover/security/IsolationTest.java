@@ -114,6 +114,8 @@ class IsolationTest extends ApiTest {
         samples.put("GET /api/v1/catalog/instance-types", fixed("/api/v1/catalog/instance-types", null));
         samples.put("POST /api/v1/teams/{team}/jobs", new Sample(() -> a + "/jobs",
                 () -> job("job-" + System.nanoTime(), entry(M5, 1))));
+        samples.put("POST /api/v1/teams/{team}/jobs:batch", new Sample(() -> a + "/jobs:batch",
+                () -> Map.of("jobs", List.of(job("batched-" + System.nanoTime(), entry(M5, 1))))));
         samples.put("GET /api/v1/teams/{team}/jobs", fixed(a + "/jobs", null));
         samples.put("GET /api/v1/teams/{team}/jobs/{job}", fixed(a + "/jobs/resident", null));
         samples.put("GET /api/v1/teams/{team}/jobs/{job}/evaluations", fixed(a + "/jobs/resident/evaluations", null));
