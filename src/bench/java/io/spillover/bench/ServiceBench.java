@@ -57,15 +57,19 @@ final class ServiceBench {
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What a mode runs. */
-    record Settings(int clients, int submissions, int warmup, int releases, int pending, int waiters,
-                    List<Integer> pollIntervals) {
+    record Settings(int clients, int submissions, int warmup, int batchClients, int batchedJobs, int releases,
+                    int pending, int waiters, List<Integer> pollIntervals) {
 
         String describe() {
-            return ("%d client threads; %d measured submissions after %d warm-up; %d releases in the wake-up chain; "
-                    + "%d pending jobs for the release and memory; %d jobs waiting on the released offering")
-                    .formatted(clients, submissions, warmup, releases, pending, waiters);
+            return ("%d client threads; %d measured submissions after %d warm-up; %d jobs in batches of %d from %d "
+                    + "clients; %d releases in the wake-up chain; %d pending jobs for the release and memory (filled "
+                    + "in batches); %d jobs waiting on the released offering")
+                    .formatted(clients, submissions, warmup, batchedJobs, BATCH, batchClients, releases, pending, waiters);
         }
     }
+
+    /** Jobs per batch submission: the endpoint's most. */
+    static final int BATCH = 500;
 
     record Percentiles(int count, double mean, double p50, double p95, double p99, double max) {
 
@@ -104,6 +108,11 @@ final class ServiceBench {
     record Sweeps(long count, double meanMs, double shareOfTime) {
     }
 
+    /** Batch submissions: jobs per second over the part, and each batch's latency. */
+    record Batches(int clients, int batchSize, int jobs, int errors, double seconds, double jobsPerSecond,
+                   Percentiles latencyMs) {
+    }
+
     record Release(int pending, double fillSeconds, double fillPerSecond, int waitersOnFreedOffering,
                    double releaseToStartingMs, double stopRequestToObservedStartingMs, int jobsEvaluated,
                    Map<String, Integer> jobsEvaluatedByTrigger, Map<String, Integer> jobsEvaluatedByTeam,
@@ -118,8 +127,8 @@ final class ServiceBench {
      * @param commits the database's commit rate measured in the same run, from one client and from the
      *                bench's client count ({@link CommitRate}), the figures' yardstick
      */
-    record Result(Settings settings, Submissions submissions, WakeUp wakeUp, Release release, Memory memory,
-                  List<CommitRate.Measured> commits) {
+    record Result(Settings settings, Submissions submissions, Batches batches, WakeUp wakeUp, Release release,
+                  Memory memory, List<CommitRate.Measured> commits) {
 
         /** One single-client commit, in milliseconds: the median latency of the one-client loop. */
         double oneCommitMs() {
@@ -135,8 +144,8 @@ final class ServiceBench {
     }
 
     static Settings settings(boolean quick) {
-        return quick ? new Settings(16, 2_000, 200, 50, 10_000, 3, List.of(30, 60))
-                : new Settings(16, 10_000, 2_000, 200, 100_000, 3, List.of(30, 60));
+        return quick ? new Settings(16, 2_000, 200, 4, 4_000, 50, 10_000, 3, List.of(30, 60))
+                : new Settings(16, 10_000, 2_000, 4, 20_000, 200, 100_000, 3, List.of(30, 60));
     }
 
     static Result run(Settings settings) throws Exception {
@@ -196,14 +205,20 @@ final class ServiceBench {
             log("  %.0f submissions/s, p50 %.1f ms, p99 %.1f ms".formatted(submissions.perSecond(),
                     submissions.latencyMs().p50(), submissions.latencyMs().p99()));
 
+            log("part 1b: %d jobs in batches of %d from %d clients".formatted(settings.batchedJobs(), BATCH,
+                    settings.batchClients()));
+            Batches batches = batchMany(settings.batchedJobs());
+            log("  %.0f jobs/s, batch p50 %.0f ms, p99 %.0f ms".formatted(batches.jobsPerSecond(),
+                    batches.latencyMs().p50(), batches.latencyMs().p99()));
+
             log("part 2: wake-up chain of %d releases".formatted(settings.releases()));
             WakeUp wakeUp = wakeUp();
             log("  server p50 %.0f ms, p99 %.0f ms".formatted(wakeUp.serverMs().p50(), wakeUp.serverMs().p99()));
 
-            int already = settings.warmup() + settings.submissions();
+            int already = settings.warmup() + settings.submissions() + settings.batchedJobs();
             int fill = Math.max(0, settings.pending() - already - settings.waiters());
-            log("part 3: filling the queue with %d more pending jobs".formatted(fill));
-            Submissions filled = submitMany(fill);
+            log("part 3: filling the queue with %d more pending jobs, in batches".formatted(fill));
+            Batches filled = batchMany(fill);
             for (int i = 0; i < settings.waiters(); i++) {
                 submit("bench", "waiter-" + i, "ml.c5.xlarge", 0);
             }
@@ -248,12 +263,12 @@ final class ServiceBench {
             Integer listing = jdbc.queryForObject("""
                     SELECT count(*) FROM jobs WHERE status = 'PENDING' AND team = 'bench' AND name LIKE 'waiter-%'""",
                     Integer.class);
-            Release release = new Release(pending, filled.seconds(), filled.perSecond(), settings.waiters(),
+            Release release = new Release(pending, filled.seconds(), filled.jobsPerSecond(), settings.waiters(),
                     Duration.between(endedAt, starting).toNanos() / 1e6, observedMs, jobs.size(), byTrigger, byTeam,
                     listing + 1);
             log("  release → STARTING %.0f ms; %d jobs evaluated %s".formatted(release.releaseToStartingMs(),
                     jobs.size(), byTrigger));
-            return new Result(settings, submissions, wakeUp, release, memory, commits);
+            return new Result(settings, submissions, batches, wakeUp, release, memory, commits);
         }
 
         /** A team with room for everything the bench submits, and a MEMBER token for it. */
@@ -299,6 +314,43 @@ final class ServiceBench {
             double seconds = (System.nanoTime() - start) / 1e9;
             pool.shutdown();
             return new Submissions(settings.clients(), count, errors.get(), seconds, count / seconds, Percentiles.of(all));
+        }
+
+        /** {@code count} jobs of team bench waiting on ml.c5.2xlarge, in batches of {@link #BATCH}; the batches' latencies. */
+        Batches batchMany(int count) throws Exception {
+            ExecutorService pool = Executors.newFixedThreadPool(settings.batchClients());
+            var next = new AtomicInteger();
+            var errors = new AtomicInteger();
+            long start = System.nanoTime();
+            List<Future<List<Double>>> futures = new ArrayList<>();
+            for (int c = 0; c < settings.batchClients(); c++) {
+                futures.add(pool.submit(() -> {
+                    var latencies = new ArrayList<Double>();
+                    int from;
+                    while ((from = next.getAndAdd(BATCH)) < count) {
+                        var items = new ArrayList<String>();
+                        for (int i = from; i < Math.min(count, from + BATCH); i++) {
+                            items.add(body("bat-" + names.incrementAndGet(), "ml.c5.2xlarge", 0));
+                        }
+                        long t = System.nanoTime();
+                        Response r = send("bench", "POST", "/teams/bench/jobs:batch",
+                                "{\"jobs\": [" + String.join(",", items) + "]}");
+                        latencies.add((System.nanoTime() - t) / 1e6);
+                        if (r.status() != 201 && errors.incrementAndGet() <= 3) {
+                            System.err.println("batch answered " + r.status() + ": " + r.body());
+                        }
+                    }
+                    return latencies;
+                }));
+            }
+            var all = new ArrayList<Double>();
+            for (Future<List<Double>> f : futures) {
+                all.addAll(f.get());
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            pool.shutdown();
+            return new Batches(settings.batchClients(), BATCH, count, errors.get(), seconds, count / seconds,
+                    Percentiles.of(all));
         }
 
         /**

@@ -154,6 +154,15 @@ final class Tables {
         md.append("| submission latency p50 / p95 / p99 / max | ").append(fixed(l.p50(), 1)).append(" / ")
                 .append(fixed(l.p95(), 1)).append(" / ").append(fixed(l.p99(), 1)).append(" / ").append(fixed(l.max(), 1))
                 .append(" ms | p99 = ").append(fixed(l.p99() / commit, 0)).append(" commits |\n");
+        ServiceBench.Batches b = r.batches();
+        md.append("| batch submissions (`jobs:batch`, ").append(b.batchSize()).append(" jobs each, all `201`) | ")
+                .append(b.jobs()).append(" jobs from ").append(b.clients()).append(" clients, ").append(b.errors())
+                .append(" errors | |\n");
+        md.append("| batch throughput | ").append(fixed(b.jobsPerSecond(), 0)).append(" jobs/s | ")
+                .append(fixed(b.jobsPerSecond() / commits, 2)).append(" × the single-client commit rate |\n");
+        md.append("| batch latency p50 / p99 / max | ").append(fixed(b.latencyMs().p50(), 0)).append(" / ")
+                .append(fixed(b.latencyMs().p99(), 0)).append(" / ").append(fixed(b.latencyMs().max(), 0))
+                .append(" ms | p99 = ").append(fixed(b.latencyMs().p99() / commit, 0)).append(" commits |\n");
         ServiceBench.Percentiles w = r.wakeUp().serverMs();
         md.append("| wake-up, release (`endedAt`) → next job `STARTING`, server timestamps, p50 / p99 / max | ")
                 .append(fixed(w.p50(), 0)).append(" / ").append(fixed(w.p99(), 0)).append(" / ").append(fixed(w.max(), 0))
@@ -173,7 +182,7 @@ final class Tables {
         }
         ServiceBench.Release rel = r.release();
         md.append("| queue filled over HTTP to | ").append(rel.pending()).append(" pending jobs (the last ")
-                .append(fixed(rel.fillPerSecond(), 0)).append(" submissions/s) | ")
+                .append(fixed(rel.fillPerSecond(), 0)).append(" jobs/s in batches) | ")
                 .append(fixed(rel.fillPerSecond() / commits, 2)).append(" × the commit rate |\n");
         md.append("| one release with ").append(rel.pending()).append(" pending: `endedAt` → waiting job `STARTING` | ")
                 .append(fixed(rel.releaseToStartingMs(), 0)).append(" ms (stop request → `STARTING` seen by a 10 ms poll: ")
