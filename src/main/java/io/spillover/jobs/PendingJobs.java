@@ -18,7 +18,8 @@ import org.springframework.stereotype.Repository;
 /**
  * The queue of pending jobs in the order they are served: priority (higher first), then submission time.
  * Reads only the jobs an event concerns: those listing a changed offering, those of a team whose headroom
- * changed, or named jobs; all of them only for the safety sweep.
+ * changed, or named jobs; for the safety sweep, those listing an offering with an instance free, and those
+ * never evaluated.
  */
 @Repository
 public class PendingJobs {
@@ -35,8 +36,10 @@ public class PendingJobs {
         this.jdbc = jdbc;
     }
 
-    public List<QueuedJob> all() {
-        return load("true", Map.of());
+    /** The pending jobs no cycle has evaluated yet (a leader may have died between a submission and its cycle). */
+    public List<UUID> unevaluated() {
+        return jdbc.sql("SELECT id FROM jobs WHERE status = 'PENDING' AND last_evaluation_id IS NULL")
+                .query(UUID.class).list();
     }
 
     /**

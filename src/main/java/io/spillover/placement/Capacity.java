@@ -73,6 +73,28 @@ public final class Capacity {
         return holds.containsKey(key);
     }
 
+    /**
+     * A cheap necessary condition for the request to fit now: some entry's offering has its instances free and
+     * the team's limit for the type covers them. A request that fails it is refused by {@link Placement} and
+     * books nothing, so a queue pass without it decides the same for every other job, except that it can
+     * neither hold instances nor hold back a strict-FIFO team's later jobs.
+     */
+    public boolean anyEntryCouldFit(PlacementRequest request) {
+        Optional<TeamState> team = team(request.team());
+        if (team.isEmpty()) {
+            return true; // let the placement core say why
+        }
+        for (PreferenceEntry entry : request.preferences().entries()) {
+            int count = entry.instanceCount();
+            Optional<OfferingState> offering = offering(entry.offering());
+            if (offering.isPresent() && offering.get().available() >= count
+                    && team.get().inUse(entry.instanceType()) + count <= team.get().limit(entry.instanceType())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public Collection<OfferingState> offerings() {
         return offerings.values();
     }

@@ -9,6 +9,7 @@ import io.spillover.jobs.StatusReason;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
 import io.spillover.placement.OfferingKey;
+import io.spillover.placement.OfferingState;
 import io.spillover.placement.Placement;
 import io.spillover.placement.QueuePass;
 import io.spillover.placement.QueuedRequest;
@@ -21,6 +22,7 @@ import io.spillover.tenancy.CapacityRefusedException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -152,24 +154,42 @@ class SchedulingCycle {
     /**
      * The pending jobs the scope concerns, in queue order. A strict-FIFO team's jobs come all together, so
      * that its head job holds the others back.
+     *
+     * <p>A sweep (a scope of everything) reads only the jobs that list an offering with an instance free, and
+     * passes on only those that {@link Capacity#anyEntryCouldFit could fit}, the named ones (holders, jobs
+     * whose patience ran out, jobs never evaluated) and the strict-FIFO teams' jobs: a job whose every
+     * offering is full can be neither placed nor given a hold, and it changes no other job's decision, so its
+     * last evaluation stands. The sweep, a safety net for a missed wake-up, then
+     * costs what the jobs it could start cost, not the length of the queue.
      */
     private List<QueuedJob> candidates(Scope scope, Capacity snapshot) {
         if (scope.everything()) {
-            return queue.all();
+            List<OfferingKey> free = snapshot.offerings().stream().filter(o -> o.available() > 0)
+                    .map(OfferingState::key).toList();
+            Set<UUID> named = new HashSet<>(scope.jobs().keySet());
+            named.addAll(queue.unevaluated());
+            return concerning(named, Set.of(), free, snapshot).stream()
+                    .filter(job -> named.contains(job.id()) || strictFifo(snapshot, job.team())
+                            || snapshot.anyEntryCouldFit(job.queued(null).request()))
+                    .toList();
         }
-        List<QueuedJob> found = queue.concerning(scope.jobs().keySet(), scope.teams().keySet(),
-                scope.offerings().keySet());
+        return concerning(scope.jobs().keySet(), scope.teams().keySet(), scope.offerings().keySet(), snapshot);
+    }
+
+    private List<QueuedJob> concerning(Set<UUID> jobs, Set<String> teams, Collection<OfferingKey> offerings,
+                                       Capacity snapshot) {
+        List<QueuedJob> found = queue.concerning(jobs, teams, offerings);
         Set<String> strictTeams = new HashSet<>();
         for (QueuedJob job : found) {
-            if (strictFifo(snapshot, job.team()) && !scope.teams().containsKey(job.team())) {
+            if (strictFifo(snapshot, job.team()) && !teams.contains(job.team())) {
                 strictTeams.add(job.team());
             }
         }
         if (strictTeams.isEmpty()) {
             return found;
         }
-        strictTeams.addAll(scope.teams().keySet());
-        return queue.concerning(scope.jobs().keySet(), strictTeams, scope.offerings().keySet());
+        strictTeams.addAll(teams);
+        return queue.concerning(jobs, strictTeams, offerings);
     }
 
     /**

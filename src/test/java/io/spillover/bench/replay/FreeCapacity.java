@@ -20,19 +20,7 @@ final class FreeCapacity {
     }
 
     static boolean anyEntryCouldFit(PlacementRequest request, Capacity capacity) {
-        Optional<TeamState> team = capacity.team(request.team());
-        if (team.isEmpty()) {
-            return true; // let the core say why
-        }
-        for (PreferenceEntry entry : request.preferences().entries()) {
-            int count = entry.instanceCount();
-            Optional<OfferingState> offering = capacity.offering(entry.offering());
-            if (offering.isPresent() && offering.get().available() >= count
-                    && team.get().inUse(entry.instanceType()) + count <= team.get().limit(entry.instanceType())) {
-                return true;
-            }
-        }
-        return false;
+        return capacity.anyEntryCouldFit(request);
     }
 
     /** Free instances over every offering: when none is left, no job behind can fit. */
