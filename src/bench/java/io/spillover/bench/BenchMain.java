@@ -54,7 +54,10 @@ public final class BenchMain {
             ServiceBench.Result result = ServiceBench.run(settings);
             write(options.out().resolve("service-" + options.mode() + ".json"),
                     new Recorded<>(options.command(), machine, settings.describe(), result));
-            sections.put("service-" + options.mode(), Tables.service(result, machine, options.command()));
+            Path figure = options.doc().resolveSibling("scale-" + options.mode() + ".png");
+            ScaleFigure.write(figure, result.levels(), result.oneCommitMs());
+            sections.put("service-" + options.mode(), Tables.service(result, machine, options.command(),
+                    figure.getFileName().toString()));
         }
         BenchmarksDoc.update(options.doc(), sections);
         System.out.println("Results: " + options.out() + "/, tables: " + options.doc());

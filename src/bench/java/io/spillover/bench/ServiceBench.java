@@ -58,13 +58,19 @@ final class ServiceBench {
 
     /** What a mode runs. */
     record Settings(int clients, int submissions, int warmup, int batchClients, int batchedJobs, int releases,
-                    int pending, int waiters, List<Integer> pollIntervals) {
+                    List<Integer> levels, int levelReleases, List<Integer> pollIntervals) {
 
         String describe() {
             return ("%d client threads; %d measured submissions after %d warm-up; %d jobs in batches of %d from %d "
-                    + "clients; %d releases in the wake-up chain; %d pending jobs for the release and memory (filled "
-                    + "in batches); %d jobs waiting on the released offering")
-                    .formatted(clients, submissions, warmup, batchedJobs, BATCH, batchClients, releases, pending, waiters);
+                    + "clients; %d releases in the wake-up chain; then, from an emptied queue, the queue filled in "
+                    + "batches to %s pending jobs, with a chain of %d releases and one release of an offering a "
+                    + "job waits on at each")
+                    .formatted(clients, submissions, warmup, batchedJobs, BATCH, batchClients, releases, levels,
+                            levelReleases);
+        }
+
+        int pending() {
+            return levels.get(levels.size() - 1);
         }
     }
 
@@ -127,8 +133,17 @@ final class ServiceBench {
      * @param commits the database's commit rate measured in the same run, from one client and from the
      *                bench's client count ({@link CommitRate}), the figures' yardstick
      */
-    record Result(Settings settings, Submissions submissions, Batches batches, WakeUp wakeUp, Release release,
+    /** The service with this many jobs pending: a wake-up chain, and one release of an offering a job waits on. */
+    record Level(int pending, WakeUp wakeUp, Release release) {
+    }
+
+    record Result(Settings settings, Submissions submissions, Batches batches, WakeUp wakeUp, List<Level> levels,
                   Memory memory, List<CommitRate.Measured> commits) {
+
+        /** The release at the most jobs pending. */
+        Release release() {
+            return levels.get(levels.size() - 1).release();
+        }
 
         /** One single-client commit, in milliseconds: the median latency of the one-client loop. */
         double oneCommitMs() {
@@ -144,8 +159,8 @@ final class ServiceBench {
     }
 
     static Settings settings(boolean quick) {
-        return quick ? new Settings(16, 2_000, 200, 4, 4_000, 50, 10_000, 3, List.of(30, 60))
-                : new Settings(16, 10_000, 2_000, 4, 20_000, 200, 100_000, 3, List.of(30, 60));
+        return quick ? new Settings(16, 2_000, 200, 4, 4_000, 50, List.of(1_000, 10_000), 20, List.of(30, 60))
+                : new Settings(16, 10_000, 2_000, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 50, List.of(30, 60));
     }
 
     static Result run(Settings settings) throws Exception {
@@ -215,33 +230,71 @@ final class ServiceBench {
             WakeUp wakeUp = wakeUp();
             log("  server p50 %.0f ms, p99 %.0f ms".formatted(wakeUp.serverMs().p50(), wakeUp.serverMs().p99()));
 
-            int already = settings.warmup() + settings.submissions() + settings.batchedJobs();
-            int fill = Math.max(0, settings.pending() - already - settings.waiters());
-            log("part 3: filling the queue with %d more pending jobs, in batches".formatted(fill));
-            Batches filled = batchMany(fill);
-            for (int i = 0; i < settings.waiters(); i++) {
-                submit("bench", "waiter-" + i, "ml.c5.xlarge", 0);
+            log("part 3: emptying the queue, then filling it to %s pending".formatted(settings.levels()));
+            stopPending("bench");
+            var levels = new ArrayList<Level>();
+            Memory memory = null;
+            String holderTeam = "holder";
+            String holderJob = "hold-c5-xlarge";
+            for (int level : settings.levels()) {
+                Batches filled = batchMany(Math.max(0, level - pendingCount() - 1));
+                String waiter = "waiter-" + level;
+                submit("bench", waiter, "ml.c5.xlarge", 0);
+                // The scheduler may still be working through the fill's SUBMITTED wake-ups (the full run of
+                // 2026-12-02 released into such a backlog and measured it): measure once the waiter is evaluated.
+                long settleFrom = System.nanoTime();
+                awaitEvaluated("bench", waiter, Duration.ofMinutes(10));
+                int pending = pendingCount();
+                log("  %d pending; the scheduler caught up %.1f s after the last submission".formatted(pending,
+                        (System.nanoTime() - settleFrom) / 1e9));
+                if (level == settings.pending()) {
+                    Thread.sleep(2_000);
+                    long heapAtQueue = heapAfterGc();
+                    memory = new Memory(pending, heapBefore, heapAtQueue, (heapAtQueue - heapBefore) / (double) pending,
+                            Runtime.getRuntime().maxMemory(), rss());
+                }
+                WakeUp chain = wakeUp(settings.levelReleases(), "chain-" + level + "-");
+                log("  wake-up p50 %.0f ms, p99 %.0f ms; %d sweeps of %.0f ms".formatted(chain.serverMs().p50(),
+                        chain.serverMs().p99(), chain.sweeps().count(), chain.sweeps().meanMs()));
+                Release release = release(pending, filled, holderTeam, holderJob, waiter);
+                levels.add(new Level(pending, chain, release));
+                holderTeam = "bench";
+                holderJob = waiter; // it holds ml.c5.xlarge now, for the next level's release
             }
-            // The scheduler may still be working through the fill's SUBMITTED wake-ups (the full run of 2026-12-02
-            // released into such a backlog and measured it): release only once the last waiter has been evaluated.
-            long settleFrom = System.nanoTime();
-            awaitEvaluated("bench", "waiter-" + (settings.waiters() - 1), Duration.ofMinutes(10));
-            log("  scheduler caught up %.1f s after the last submission".formatted((System.nanoTime() - settleFrom) / 1e9));
-            Integer pending = jdbc.queryForObject("SELECT count(*) FROM jobs WHERE status = 'PENDING'", Integer.class);
-            log("  %d pending".formatted(pending));
-            Thread.sleep(2_000);
-            long heapAtQueue = heapAfterGc();
-            Memory memory = new Memory(pending, heapBefore, heapAtQueue,
-                    (heapAtQueue - heapBefore) / (double) pending, Runtime.getRuntime().maxMemory(), rss());
+            return new Result(settings, submissions, batches, wakeUp, levels, memory, commits);
+        }
 
+        int pendingCount() {
+            return jdbc.queryForObject("SELECT count(*) FROM jobs WHERE status = 'PENDING'", Integer.class);
+        }
+
+        /** Stops every pending job of the team through the API, from the client pool. */
+        void stopPending(String team) throws Exception {
+            List<String> names = jdbc.queryForList("SELECT name FROM jobs WHERE team = ? AND status = 'PENDING'",
+                    String.class, team);
+            ExecutorService pool = Executors.newFixedThreadPool(settings.clients());
+            List<Future<Response>> stops = new ArrayList<>();
+            for (String name : names) {
+                stops.add(pool.submit(() -> send(team, "POST", "/teams/" + team + "/jobs/" + name + "/stop", "{}")));
+            }
+            for (Future<Response> stop : stops) {
+                expect(stop.get(), 200);
+            }
+            pool.shutdown();
+            log("  stopped %d pending jobs of %s; %d pending".formatted(names.size(), team, pendingCount()));
+        }
+
+        /** Stops the job holding ml.c5.xlarge; the waiter on it starts. What that took, and what the cycle read. */
+        Release release(int pending, Batches filled, String holderTeam, String holderJob, String waiterName)
+                throws Exception {
             long stopAt = System.nanoTime();
-            Response stopped = send("holder", "POST", "/teams/holder/jobs/hold-c5-xlarge/stop", "{}");
+            Response stopped = send(holderTeam, "POST", "/teams/" + holderTeam + "/jobs/" + holderJob + "/stop", "{}");
             if (stopped.status() >= 300) {
                 throw new IllegalStateException("stop answered " + stopped.status() + ": " + stopped.body());
             }
-            JsonNode waiter = awaitStatus("bench", "waiter-0", "STARTING", "RUNNING");
+            JsonNode waiter = awaitStatus("bench", waiterName, "STARTING", "RUNNING");
             double observedMs = (System.nanoTime() - stopAt) / 1e6;
-            JsonNode holder = awaitStatus("holder", "hold-c5-xlarge", "STOPPED");
+            JsonNode holder = awaitStatus(holderTeam, holderJob, "STOPPED");
             Instant endedAt = Instant.parse(holder.get("endedAt").asString());
             Instant starting = transition(waiter, "STARTING");
             Thread.sleep(3_000); // the cycle's evaluations are written by then
@@ -260,15 +313,11 @@ final class ServiceBench {
                 byTeam.merge(rs.getString(2), 1, Integer::sum);
                 byTrigger.merge(rs.getString(3), 1, Integer::sum);
             }, since, until, since, until);
-            Integer listing = jdbc.queryForObject("""
-                    SELECT count(*) FROM jobs WHERE status = 'PENDING' AND team = 'bench' AND name LIKE 'waiter-%'""",
-                    Integer.class);
-            Release release = new Release(pending, filled.seconds(), filled.jobsPerSecond(), settings.waiters(),
-                    Duration.between(endedAt, starting).toNanos() / 1e6, observedMs, jobs.size(), byTrigger, byTeam,
-                    listing + 1);
+            Release release = new Release(pending, filled.seconds(), filled.jobsPerSecond(), 1,
+                    Duration.between(endedAt, starting).toNanos() / 1e6, observedMs, jobs.size(), byTrigger, byTeam, 1);
             log("  release → STARTING %.0f ms; %d jobs evaluated %s".formatted(release.releaseToStartingMs(),
                     jobs.size(), byTrigger));
-            return new Result(settings, submissions, batches, wakeUp, release, memory, commits);
+            return release;
         }
 
         /** A team with room for everything the bench submits, and a MEMBER token for it. */
@@ -358,18 +407,22 @@ final class ServiceBench {
          * instance and wakes the next. Each start after the first is paired with the latest end before it.
          */
         WakeUp wakeUp() throws Exception {
+            return wakeUp(settings.releases(), "chain-");
+        }
+
+        WakeUp wakeUp(int chainLength, String prefix) throws Exception {
             Timer sweepTimer = registry.get("spillover.scheduling.cycle").tag("scope", "sweep").timer();
             long sweepsBefore = sweepTimer.count();
             double sweepMsBefore = sweepTimer.totalTime(TimeUnit.MILLISECONDS);
             long chainFrom = System.nanoTime();
-            int n = settings.releases() + 1;
+            int n = chainLength + 1;
             for (int i = 0; i < n; i++) {
-                submit("relay", "chain-" + i, "ml.m5.xlarge", 1);
+                submit("relay", prefix + i, "ml.m5.xlarge", 1);
             }
             var ends = new ArrayList<Instant>();
             var starts = new ArrayList<Instant>();
             for (int i = 0; i < n; i++) {
-                JsonNode job = awaitStatus("relay", "chain-" + i, Duration.ofSeconds(30L + 5L * n), "COMPLETED",
+                JsonNode job = awaitStatus("relay", prefix + i, Duration.ofSeconds(30L + 5L * n), "COMPLETED",
                         "FAILED", "STOPPED");
                 ends.add(Instant.parse(job.get("endedAt").asString()));
                 starts.add(transition(job, "STARTING"));

@@ -128,7 +128,7 @@ final class Tables {
         return md.toString();
     }
 
-    static String service(ServiceBench.Result r, Machine machine, String command) {
+    static String service(ServiceBench.Result r, Machine machine, String command, String figure) {
         var md = new StringBuilder();
         header(md, "Service", machine, command);
         md.append("Settings: ").append(r.settings().describe()).append(". The service runs in the runner's JVM ")
@@ -197,6 +197,22 @@ final class Tables {
                 .append(bytes(m.heapUsedBeforeQueueBytes())).append(" → ").append(bytes(m.heapUsedAtQueueBytes()))
                 .append(" (").append(bytes(m.bytesPerPendingJob())).append(" per pending job); RSS ").append(m.rss())
                 .append(" | |\n");
+        md.append("\nAt each queue length, in one run (the queue filled in batches; all of it waits on a held offering):")
+                .append(" a chain of one-second jobs on another offering, each end waking the next, and one release")
+                .append(" of an offering a job waits on. One commit = ").append(fixed(commit, 2)).append(" ms.\n\n")
+                .append("| pending | wake-up p50 / p99 / max | p99 in commits | safety sweeps during the chain: count, mean")
+                .append(" | one release → waiting job `STARTING` | jobs evaluated in that cycle |\n")
+                .append("| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (ServiceBench.Level level : r.levels()) {
+            ServiceBench.Percentiles wake = level.wakeUp().serverMs();
+            md.append("| ").append(number(level.pending())).append(" | ").append(fixed(wake.p50(), 0)).append(" / ")
+                    .append(fixed(wake.p99(), 0)).append(" / ").append(fixed(wake.max(), 0)).append(" ms | ")
+                    .append(fixed(wake.p99() / commit, 0)).append(" | ").append(level.wakeUp().sweeps().count())
+                    .append(", ").append(fixed(level.wakeUp().sweeps().meanMs(), 1)).append(" ms | ")
+                    .append(fixed(level.release().releaseToStartingMs(), 0)).append(" ms | ")
+                    .append(level.release().jobsEvaluated()).append(" |\n");
+        }
+        md.append("\n![Latency against queue length](").append(figure).append(")\n");
         return md.toString();
     }
 
