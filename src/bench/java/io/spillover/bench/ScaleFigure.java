@@ -5,12 +5,12 @@ import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.List;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -49,13 +49,8 @@ final class ScaleFigure {
         JFreeChart chart = ChartFactory.createXYLineChart("Spillover: latency against queue length", "pending jobs",
                 "milliseconds", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
-        var x = new LogAxis("pending jobs (log scale)");
-        x.setBase(10);
-        x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-        plot.setDomainAxis(x);
-        var y = new LogAxis("milliseconds (log scale)");
-        y.setBase(10);
-        plot.setRangeAxis(y);
+        plot.setDomainAxis(logAxis("pending jobs (log scale)"));
+        plot.setRangeAxis(logAxis("milliseconds (log scale)"));
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -71,5 +66,15 @@ final class ScaleFigure {
         plot.setRenderer(lines);
         Files.createDirectories(png.toAbsolutePath().getParent());
         ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 540);
+    }
+
+    /** Powers of ten labelled as plain numbers (0.1, 1, 10, 1,000), not as exponents. */
+    private static LogarithmicAxis logAxis(String label) {
+        var axis = new LogarithmicAxis(label);
+        axis.setStrictValuesFlag(false);
+        axis.setExpTickLabelsFlag(false);
+        axis.setLog10TickLabelsFlag(false);
+        axis.setNumberFormatOverride(new DecimalFormat("#,##0.##"));
+        return axis;
     }
 }

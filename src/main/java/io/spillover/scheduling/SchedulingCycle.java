@@ -20,6 +20,7 @@ import io.spillover.plans.PlanService;
 import io.spillover.queue.FairShares;
 import io.spillover.tenancy.CapacityRefusedException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -152,28 +153,38 @@ class SchedulingCycle {
     }
 
     /**
-     * The pending jobs the scope concerns, in queue order. A strict-FIFO team's jobs come all together, so
-     * that its head job holds the others back.
+     * The pending jobs the scope concerns, in queue order, that the pass needs to see: the named ones (new
+     * submissions, holders, jobs whose patience ran out, jobs never evaluated), every job of a strict-FIFO team
+     * among them (its head holds the others back), the jobs of several instances old enough to hold what frees,
+     * and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job whose every offering is
+     * full, or whose team's limit leaves no room on any of them, cannot be placed, and it changes no other
+     * job's decision; its last evaluation stands.
+     * So a release costs what the jobs it could start cost, not the length of the team's or offering's queue.
      *
-     * <p>A sweep (a scope of everything) reads only the jobs that list an offering with an instance free, and
-     * passes on only those that {@link Capacity#anyEntryCouldFit could fit}, the named ones (holders, jobs
-     * whose patience ran out, jobs never evaluated) and the strict-FIFO teams' jobs: a job whose every
-     * offering is full can be neither placed nor given a hold, and it changes no other job's decision, so its
-     * last evaluation stands. The sweep, a safety net for a missed wake-up, then
-     * costs what the jobs it could start cost, not the length of the queue.
+     * <p>A sweep (a scope of everything) reads only the jobs that list an offering with an instance free, and the
+     * jobs no cycle has evaluated yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue.
      */
     private List<QueuedJob> candidates(Scope scope, Capacity snapshot) {
+        Set<UUID> named = new HashSet<>(scope.jobs().keySet());
+        List<QueuedJob> found;
         if (scope.everything()) {
+            named.addAll(queue.unevaluated());
             List<OfferingKey> free = snapshot.offerings().stream().filter(o -> o.available() > 0)
                     .map(OfferingState::key).toList();
-            Set<UUID> named = new HashSet<>(scope.jobs().keySet());
-            named.addAll(queue.unevaluated());
-            return concerning(named, Set.of(), free, snapshot).stream()
-                    .filter(job -> named.contains(job.id()) || strictFifo(snapshot, job.team())
-                            || snapshot.anyEntryCouldFit(job.queued(null).request()))
-                    .toList();
+            found = concerning(named, Set.of(), free, snapshot);
+        } else {
+            found = concerning(named, scope.teams().keySet(), scope.offerings().keySet(), snapshot);
         }
-        return concerning(scope.jobs().keySet(), scope.teams().keySet(), scope.offerings().keySet(), snapshot);
+        Instant now = clock.instant();
+        return found.stream().filter(job -> named.contains(job.id()) || strictFifo(snapshot, job.team())
+                || mayHold(job, now) || snapshot.anyEntryCouldFit(job.queued(null).request())).toList();
+    }
+
+    /** A job of several instances past the policy's hold age: the pass may hold instances for it, fitting or not. */
+    private boolean mayHold(QueuedJob job, Instant now) {
+        Duration age = fairShares.policy().reserveAfter();
+        return age != null && !job.createdAt().plus(age).isAfter(now)
+                && job.preferences().entries().stream().allMatch(e -> e.instanceCount() > 1);
     }
 
     private List<QueuedJob> concerning(Set<UUID> jobs, Set<String> teams, Collection<OfferingKey> offerings,

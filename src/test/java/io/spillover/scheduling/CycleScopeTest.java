@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.spillover.support.ApiTest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -13,14 +14,17 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * The safety sweep, every half second here: it still starts a job whose capacity appeared without any wake-up
- * (a lost event), and it leaves alone the jobs whose every offering is full, however long the queue.
+ * What a cycle reads. The safety sweep (every half second here) still starts a job whose capacity appeared
+ * without any wake-up (a lost event), and it leaves alone the jobs whose every offering is full, however long
+ * the queue. A release passes over jobs that cannot fit, but not a job of several instances old enough to hold
+ * what frees (one second here).
  */
-@TestPropertySource(properties = "spillover.scheduling.sweep-interval=500ms")
-class SweepTest extends ApiTest {
+@TestPropertySource(properties = {"spillover.scheduling.sweep-interval=500ms", "spillover.queue.reserve-after=1s"})
+class CycleScopeTest extends ApiTest {
 
     private static final String G5 = "ml.g5.12xlarge";
     private static final String G6 = "ml.g6.48xlarge";
+    private static final String P4D = "ml.p4d.24xlarge";
 
     @Autowired
     JdbcClient jdbc;
@@ -54,6 +58,28 @@ class SweepTest extends ApiTest {
         awaitSweeps(3);
 
         assertThat(repeats(team, "waiting")).as("repeats counted by the sweeps").isEqualTo(repeats);
+    }
+
+    @Test
+    void aReleaseTooSmallForALongWaiterIsHeldForItNotTakenByALaterSmallJob() {
+        capacity(P4D, 2);
+        String team = team(Map.of(P4D, 2));
+        submit(team, job("small-1", entry(P4D, 1)));
+        submit(team, job("small-2", entry(P4D, 1)));
+        awaitStatus(team, "small-2", "RUNNING");
+        Instant submitted = Instant.parse(submit(team, job("big", entry(P4D, 2))).get("createdAt").asString());
+        submit(team, job("small-3", entry(P4D, 1)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(submitted.plusSeconds(1)));
+
+        expect(api.post("/api/v1/teams/" + team + "/jobs/small-1/stop", Map.of()), 200);
+        awaitStatus(team, "small-1", "STOPPED");
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(reasons(evaluations(team, "small-3")
+                .get(0))).anyMatch(reason -> reason.contains("held for job")));
+        assertThat(describe(team, "small-3").get("status").asString()).isEqualTo("PENDING");
+        expect(api.post("/api/v1/teams/" + team + "/jobs/small-2/stop", Map.of()), 200);
+        assertThat(awaitStatus(team, "big", "RUNNING").get("selection").get("instanceCount").asInt()).isEqualTo(2);
+        capacity(P4D, 0);
     }
 
     private void awaitSweeps(int count) {
