@@ -14,7 +14,10 @@ import jakarta.persistence.FetchType;
 import jakarta.persistence.Id;
 import jakarta.persistence.JoinColumn;
 import jakarta.persistence.OrderColumn;
+import jakarta.persistence.PostLoad;
+import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +26,7 @@ import java.util.List;
 import java.util.UUID;
 import org.hibernate.annotations.ColumnTransformer;
 import org.hibernate.annotations.DynamicUpdate;
+import org.springframework.data.domain.Persistable;
 
 /**
  * A job and its life. It guards its own transitions: each method refuses a change its status does not
@@ -31,7 +35,7 @@ import org.hibernate.annotations.DynamicUpdate;
 @Entity
 @Table(name = "jobs")
 @DynamicUpdate
-class Job {
+class Job implements Persistable<UUID> {
 
     @Id
     private UUID id;
@@ -77,8 +81,27 @@ class Job {
     private Integer profileVersion;
     @Version
     private long version;
+    /** True from {@link #submit} until stored: saving a new job inserts it, with no look-up for one to merge. */
+    @Transient
+    private boolean fresh;
 
     protected Job() {
+    }
+
+    @Override
+    public UUID getId() {
+        return id;
+    }
+
+    @Override
+    public boolean isNew() {
+        return fresh;
+    }
+
+    @PostPersist
+    @PostLoad
+    void stored() {
+        fresh = false;
     }
 
     /**
@@ -91,6 +114,7 @@ class Job {
                       Integer uniformCount, Duration maxPending, Instant clockStart, Long maxRuntimeSeconds,
                       int priority, String clientToken, JobSpec spec, ProfileRef profile, Instant now) {
         Job job = new Job();
+        job.fresh = true;
         job.id = id;
         job.team = team;
         job.name = name;

@@ -7,6 +7,7 @@ import io.spillover.system.Access;
 import io.spillover.system.Change;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -55,28 +56,26 @@ public class JobSubmissions {
      */
     @Change(level = Access.Level.MEMBER, action = "submit job", target = "teams/{team}/jobs")
     public Submitted submit(String team, JobRequest request) {
-        Optional<Submitted> replay = replayOf(team, request);
-        if (replay.isPresent()) {
-            return replay.get();
-        }
-        SubmissionChecks.Checked checked = checks.check(team, request);
-        String name = nameFor(request);
+        // One transaction on one connection: the look-up by client token, the checks' reads, the inserts. A name
+        // the team already has is found by its unique index, not by a look-up first.
         try {
             return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
-                if (jobs.existsByTeamAndName(team, name)) {
-                    // Read committed: a retry with this token may have committed since the look-up above.
-                    return replayOf(team, request).orElseThrow(() -> nameTaken(team, name));
-                }
-                Job job = newJob(team, name, request, checked, clock.instant());
+                Job job = newJob(team, request, checks.check(team, request), now());
                 jobs.saveAndFlush(job);
-                history.append(job.submitted(), job.name());
+                Transition submitted = job.submitted();
+                history.append(submitted, job.name());
                 events.publishEvent(new JobSubmitted(job.id(), team));
-                return new Submitted(JobView.of(job, history.transitions(job.id())), true);
+                return new Submitted(JobView.of(job, List.of(TransitionView.of(submitted))), true);
             }));
         } catch (DataIntegrityViolationException e) {
-            // A concurrent submission with the same client token or name committed first.
-            return replayOf(team, request).orElseThrow(() -> nameTaken(team, name));
+            // A submission with the same client token committed first (it is answered), or the name is taken.
+            return replayOf(team, request).orElseThrow(() -> nameTaken(team, request.name()));
         }
+    }
+
+    /** Now, to the microsecond PostgreSQL keeps, so that a job reads back as it was answered. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
     /** Most jobs one batch may hold: a pipeline's fan-out, within the request body's size limit. */
@@ -156,7 +155,7 @@ public class JobSubmissions {
         var firstWithName = new HashMap<String, Integer>();
         var firstWithToken = new HashMap<String, Integer>();
         var fresh = new LinkedHashMap<Integer, Job>();
-        Instant now = clock.instant();
+        Instant now = now();
         for (int i = 0; i < requests.size(); i++) {
             JobRequest request = requests.get(i);
             String item = "jobs[" + i + "]";
@@ -219,7 +218,8 @@ public class JobSubmissions {
     }
 
     private static InvalidRequestException nameTaken(String team, String name) {
-        return new InvalidRequestException("name", "team " + team + " already has a job named " + name);
+        return new InvalidRequestException("name", name == null ? "another submission took the name made for this job"
+                : "team " + team + " already has a job named " + name);
     }
 
     /** The job an earlier submission with the same client token made, if any. */

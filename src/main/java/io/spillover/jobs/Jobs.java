@@ -24,8 +24,6 @@ interface Jobs extends JpaRepository<Job, UUID> {
 
     Page<Job> findByTeamAndStatus(String team, JobStatus status, Pageable pageable);
 
-    boolean existsByTeamAndName(String team, String name);
-
     /** Which of the names the team's jobs already have. */
     @Query("SELECT j.name FROM Job j WHERE j.team = :team AND j.name IN :names")
     List<String> namesTaken(String team, Collection<String> names);

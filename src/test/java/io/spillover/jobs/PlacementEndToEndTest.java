@@ -245,13 +245,16 @@ class PlacementEndToEndTest extends ApiTest {
 
     @Test
     void repeatedEvaluationsWithTheSameOutcomeAreCountedNotLoggedAgain() {
-        capacity(P5, 0);
-        String team = team(Map.of(P5, 1, P4D, 1));
+        // an instance is free, so every capacity change evaluates the job again; the team's one-job cap keeps it out
+        capacity(P5, 2);
+        String team = team(Map.of(P5, 2), null, 1);
+        submit(team, job("runner", entry(P5, 1)));
+        awaitStatus(team, "runner", "RUNNING");
         submit(team, job("patient", entry(P5, 1)));
         awaitEvaluation(team, "patient");
 
-        capacity(P5, 0);
-        capacity(P5, 0);
+        capacity(P5, 2);
+        capacity(P5, 2);
 
         JsonNode evaluations = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(20))
