@@ -159,7 +159,7 @@ final class ServiceBench {
     }
 
     static Settings settings(boolean quick) {
-        return quick ? new Settings(16, 2_000, 200, 4, 4_000, 50, List.of(1_000, 10_000), 20, List.of(30, 60))
+        return quick ? new Settings(16, 2_000, 1_000, 4, 4_000, 50, List.of(1_000, 10_000), 20, List.of(30, 60))
                 : new Settings(16, 10_000, 2_000, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200, List.of(30, 60));
     }
 

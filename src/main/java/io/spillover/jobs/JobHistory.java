@@ -108,19 +108,38 @@ class JobHistory {
                 .param("digests", digests.values().toArray(String[]::new))
                 .param("at", Timestamp.from(at))
                 .query(UUID.class).list());
-        for (JobLifecycle.Evaluated e : evaluated) {
-            if (repeated.contains(e.jobId())) {
-                continue;
-            }
-            Integer selected = e.decision().selected().map(EntryVerdict::index).orElse(null);
-            long id = jdbc.sql("INSERT INTO job_evaluations (job_id, team, at, trigger, outcome, selected_index,"
-                            + " entries) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb) RETURNING id")
-                    .params(e.jobId(), e.team(), Timestamp.from(at), e.trigger(), e.decision().outcome().name(),
-                            selected, JSON.writeValueAsString(e.decision().entries()))
-                    .query(Long.class).single();
-            jdbc.sql("UPDATE jobs SET last_evaluation_id = ?, last_evaluation_digest = ? WHERE id = ?")
-                    .params(id, digests.get(e.jobId()), e.jobId()).update();
+        var fresh = new LinkedHashMap<UUID, JobLifecycle.Evaluated>();
+        evaluated.stream().filter(e -> !repeated.contains(e.jobId())).forEach(e -> fresh.put(e.jobId(), e));
+        if (fresh.isEmpty()) {
+            return;
         }
+        // the new evaluations and each job's pointer to its latest, in one statement however many there are
+        jdbc.sql("""
+                        WITH fresh (job_id, team, trigger, outcome, selected_index, entries, digest) AS (
+                                 SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:teams AS text[]),
+                                                      CAST(:triggers AS text[]), CAST(:outcomes AS text[]),
+                                                      CAST(:selected AS int[]), CAST(:entries AS text[]),
+                                                      CAST(:digests AS text[]))),
+                             inserted AS (
+                                 INSERT INTO job_evaluations (job_id, team, at, trigger, outcome, selected_index, entries)
+                                 SELECT job_id, team, :at, trigger, outcome, selected_index, CAST(entries AS jsonb)
+                                   FROM fresh
+                                 RETURNING id, job_id)
+                        UPDATE jobs j SET last_evaluation_id = i.id, last_evaluation_digest = f.digest
+                          FROM inserted i JOIN fresh f ON f.job_id = i.job_id
+                         WHERE j.id = i.job_id""")
+                .param("ids", fresh.keySet().toArray(UUID[]::new))
+                .param("teams", fresh.values().stream().map(JobLifecycle.Evaluated::team).toArray(String[]::new))
+                .param("triggers", fresh.values().stream().map(JobLifecycle.Evaluated::trigger).toArray(String[]::new))
+                .param("outcomes", fresh.values().stream().map(e -> e.decision().outcome().name())
+                        .toArray(String[]::new))
+                .param("selected", fresh.values().stream()
+                        .map(e -> e.decision().selected().map(EntryVerdict::index).orElse(null)).toArray(Integer[]::new))
+                .param("entries", fresh.values().stream().map(e -> JSON.writeValueAsString(e.decision().entries()))
+                        .toArray(String[]::new))
+                .param("digests", fresh.keySet().stream().map(digests::get).toArray(String[]::new))
+                .param("at", Timestamp.from(at))
+                .update();
     }
 
     /** The transitions of many jobs, each job's in order, in one query. */

@@ -6,10 +6,12 @@ import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.time.Duration;
 import java.time.Instant;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -51,22 +53,54 @@ public class PendingJobs {
      */
     public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
                                       Collection<OfferingKey> offerings) {
+        return concerning(jobIds, teams, offerings, null);
+    }
+
+    /**
+     * As {@link #concerning(Collection, Collection, Collection)}, but of the teams' and offerings' jobs only those
+     * that list one of {@code within} (by type and region): a cycle asks for the jobs that list an offering with
+     * an instance free, since no other could start.
+     *
+     * @param within null for no restriction
+     */
+    public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
+                                      Collection<OfferingKey> offerings, Collection<OfferingKey> within) {
+        if (within != null) {
+            var keep = within.stream().map(k -> k.region() + '\n' + k.instanceType()).collect(Collectors.toSet());
+            offerings = offerings.stream().filter(k -> keep.contains(k.region() + '\n' + k.instanceType())).toList();
+        }
         if (jobIds.isEmpty() && teams.isEmpty() && offerings.isEmpty()) {
             return List.of();
         }
-        String[] regions = offerings.stream().map(OfferingKey::region).toArray(String[]::new);
-        String[] types = offerings.stream().map(OfferingKey::instanceType).toArray(String[]::new);
+        String teamsPart = within == null
+                ? "SELECT id FROM jobs WHERE team = ANY(:teams) AND status = 'PENDING'"
+                : """
+                  SELECT j.id FROM jobs j
+                   WHERE j.team = ANY(:teams) AND j.status = 'PENDING'
+                     AND EXISTS (SELECT 1 FROM job_entries e
+                                   JOIN unnest(CAST(:withinRegions AS text[]), CAST(:withinTypes AS text[]))
+                                        AS w(region, instance_type)
+                                     ON w.region = e.region AND w.instance_type = e.instance_type
+                                  WHERE e.job_id = j.id)""";
+        var params = new HashMap<String, Object>(Map.of("ids", jobIds.toArray(UUID[]::new),
+                "teams", teams.toArray(String[]::new),
+                "regions", offerings.stream().map(OfferingKey::region).toArray(String[]::new),
+                "types", offerings.stream().map(OfferingKey::instanceType).toArray(String[]::new)));
+        if (within != null) {
+            params.put("withinRegions", within.stream().map(OfferingKey::region).toArray(String[]::new));
+            params.put("withinTypes", within.stream().map(OfferingKey::instanceType).toArray(String[]::new));
+        }
         UUID[] concerned = jdbc.sql("""
                         SELECT id FROM jobs WHERE id = ANY(:ids) AND status = 'PENDING'
                         UNION
-                        SELECT id FROM jobs WHERE team = ANY(:teams) AND status = 'PENDING'
+                        %s
                         UNION
                         SELECT x.job_id FROM unnest(CAST(:regions AS text[]), CAST(:types AS text[]))
                                                 AS o(region, instance_type)
                           CROSS JOIN LATERAL (SELECT job_id FROM job_entries
-                                               WHERE instance_type = o.instance_type AND region = o.region) x""")
-                .params(Map.of("ids", jobIds.toArray(UUID[]::new), "teams", teams.toArray(String[]::new),
-                        "regions", regions, "types", types))
+                                               WHERE instance_type = o.instance_type AND region = o.region) x"""
+                        .formatted(teamsPart))
+                .params(params)
                 .query(UUID.class).list().toArray(UUID[]::new);
         return concerned.length == 0 ? List.of() : load("j.id = ANY(:concerned)", Map.of("concerned", concerned));
     }

@@ -23,10 +23,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -158,22 +158,32 @@ class SchedulingCycle {
      * among them (its head holds the others back), the jobs of several instances old enough to hold what frees,
      * and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job whose every offering is
      * full, or whose team's limit leaves no room on any of them, cannot be placed, and it changes no other
-     * job's decision; its last evaluation stands.
-     * So a release costs what the jobs it could start cost, not the length of the team's or offering's queue.
+     * job's decision; its last evaluation stands. Of a team's or an offering's jobs only those listing an offering
+     * with an instance free are read at all, so a release costs what the jobs it could start cost, not the length
+     * of the team's or the offering's queue.
      *
      * <p>A sweep (a scope of everything) reads only the jobs that list an offering with an instance free, and the
      * jobs no cycle has evaluated yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue.
      */
     private List<QueuedJob> candidates(Scope scope, Capacity snapshot) {
         Set<UUID> named = new HashSet<>(scope.jobs().keySet());
+        List<OfferingKey> free = snapshot.offerings().stream().filter(o -> o.available() > 0)
+                .map(OfferingState::key).toList();
         List<QueuedJob> found;
         if (scope.everything()) {
             named.addAll(queue.unevaluated());
-            List<OfferingKey> free = snapshot.offerings().stream().filter(o -> o.available() > 0)
-                    .map(OfferingState::key).toList();
-            found = concerning(named, Set.of(), free, snapshot);
+            found = queue.concerning(named, Set.of(), free);
         } else {
-            found = concerning(named, scope.teams().keySet(), scope.offerings().keySet(), snapshot);
+            found = queue.concerning(named, scope.teams().keySet(), scope.offerings().keySet(), free);
+        }
+        Set<String> strictTeams = new HashSet<>();
+        found.stream().map(QueuedJob::team).filter(team -> strictFifo(snapshot, team)).forEach(strictTeams::add);
+        if (!strictTeams.isEmpty()) {
+            // a strict-FIFO team's head holds its later jobs back, wherever it waits
+            var all = new LinkedHashMap<UUID, QueuedJob>();
+            found.forEach(job -> all.put(job.id(), job));
+            queue.concerning(Set.of(), strictTeams, Set.of()).forEach(job -> all.putIfAbsent(job.id(), job));
+            found = List.copyOf(all.values());
         }
         Instant now = clock.instant();
         return found.stream().filter(job -> named.contains(job.id()) || strictFifo(snapshot, job.team())
@@ -185,22 +195,6 @@ class SchedulingCycle {
         Duration age = fairShares.policy().reserveAfter();
         return age != null && !job.createdAt().plus(age).isAfter(now)
                 && job.preferences().entries().stream().allMatch(e -> e.instanceCount() > 1);
-    }
-
-    private List<QueuedJob> concerning(Set<UUID> jobs, Set<String> teams, Collection<OfferingKey> offerings,
-                                       Capacity snapshot) {
-        List<QueuedJob> found = queue.concerning(jobs, teams, offerings);
-        Set<String> strictTeams = new HashSet<>();
-        for (QueuedJob job : found) {
-            if (strictFifo(snapshot, job.team()) && !teams.contains(job.team())) {
-                strictTeams.add(job.team());
-            }
-        }
-        if (strictTeams.isEmpty()) {
-            return found;
-        }
-        strictTeams.addAll(teams);
-        return queue.concerning(jobs, strictTeams, offerings);
     }
 
     /**
