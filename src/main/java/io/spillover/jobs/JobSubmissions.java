@@ -16,10 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
@@ -109,17 +108,19 @@ public class JobSubmissions {
             Map<Integer, Job> fresh = checked(team, requests, replays.keySet());
             List<Job> created = List.copyOf(fresh.values());
             jobs.saveAllAndFlush(created);
-            history.appendAll(created.stream().map(Job::submitted).toList(), created.stream().map(Job::name).toList());
+            List<Transition> submitted = created.stream().map(Job::submitted).toList();
+            history.appendAll(submitted, created.stream().map(Job::name).toList());
             created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), team)));
-            Map<UUID, List<TransitionView>> transitions = history.transitions(
-                    Stream.concat(created.stream(), replays.values().stream()).map(Job::id).toList());
-            var submitted = new ArrayList<Submitted>(requests.size());
+            Map<UUID, List<TransitionView>> transitions = new HashMap<>(replays.isEmpty() ? Map.of()
+                    : history.transitions(replays.values().stream().map(Job::id).toList()));
+            submitted.forEach(t -> transitions.put(t.jobId(), List.of(TransitionView.of(t))));
+            var answers = new ArrayList<Submitted>(requests.size());
             for (int i = 0; i < requests.size(); i++) {
                 Job job = fresh.containsKey(i) ? fresh.get(i) : replays.get(i);
-                submitted.add(new Submitted(JobView.of(job, transitions.getOrDefault(job.id(), List.of())),
+                answers.add(new Submitted(JobView.of(job, transitions.getOrDefault(job.id(), List.of())),
                         fresh.containsKey(i)));
             }
-            return submitted;
+            return answers;
         });
     }
 

@@ -173,6 +173,10 @@ class AuditTrailTest extends ApiTest {
         var samples = new TreeMap<String, Sample>();
         samples.put("POST /api/v1/teams/{team}/jobs", new Sample(() -> a + "/jobs",
                 () -> job("audited-" + System.nanoTime(), entry(M5, 1)), "submit job", () -> "teams/" + team + "/jobs"));
+        samples.put("POST /api/v1/teams/{team}/jobs:batch", new Sample(() -> a + "/jobs:batch",
+                () -> Map.of("jobs", List.of(job("audited-batch-a-" + System.nanoTime(), entry(M5, 1)),
+                        job("audited-batch-b-" + System.nanoTime(), entry(M5, 1)))),
+                "submit jobs", () -> "teams/" + team + "/jobs"));
         var stopped = new String[1];
         samples.put("POST /api/v1/teams/{team}/jobs/{job}/stop", new Sample(() -> {
             stopped[0] = "to-stop-" + System.nanoTime();
