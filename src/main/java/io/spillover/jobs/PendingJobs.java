@@ -48,8 +48,8 @@ public class PendingJobs {
      * Pending jobs that are named, belong to one of the teams, or list one of the offerings' types and regions.
      * Their ids are found first, each kind by its own index, so that the cost follows the jobs concerned
      * rather than the length of the queue (one query joining the three by OR walked every pending job). The
-     * offerings' part also finds ended jobs that listed them (filtering by status there made PostgreSQL walk
-     * the jobs again); loading keeps only the pending ones, so that part grows with an offering's history.
+     * offerings' part reads only entries of pending jobs ({@code job_entries.pending}, which the database keeps
+     * as a job's status changes), so it grows with the jobs waiting on an offering, not with its history.
      */
     public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
                                       Collection<OfferingKey> offerings) {
@@ -59,7 +59,8 @@ public class PendingJobs {
     /**
      * As {@link #concerning(Collection, Collection, Collection)}, but of the teams' and offerings' jobs only those
      * that list one of {@code within} (by type and region): a cycle asks for the jobs that list an offering with
-     * an instance free, since no other could start.
+     * an instance free, since no other could start. The teams' part starts from those offerings' pending entries,
+     * so a release costs the jobs that could take it, not the length of the team's queue.
      *
      * @param within null for no restriction
      */
@@ -75,13 +76,11 @@ public class PendingJobs {
         String teamsPart = within == null
                 ? "SELECT id FROM jobs WHERE team = ANY(:teams) AND status = 'PENDING'"
                 : """
-                  SELECT j.id FROM jobs j
-                   WHERE j.team = ANY(:teams) AND j.status = 'PENDING'
-                     AND EXISTS (SELECT 1 FROM job_entries e
-                                   JOIN unnest(CAST(:withinRegions AS text[]), CAST(:withinTypes AS text[]))
-                                        AS w(region, instance_type)
-                                     ON w.region = e.region AND w.instance_type = e.instance_type
-                                  WHERE e.job_id = j.id)""";
+                  SELECT j.id FROM unnest(CAST(:withinRegions AS text[]), CAST(:withinTypes AS text[]))
+                                       AS w(region, instance_type)
+                    JOIN job_entries e ON e.pending AND e.region = w.region AND e.instance_type = w.instance_type
+                    JOIN jobs j ON j.id = e.job_id
+                   WHERE j.team = ANY(:teams) AND j.status = 'PENDING'""";
         var params = new HashMap<String, Object>(Map.of("ids", jobIds.toArray(UUID[]::new),
                 "teams", teams.toArray(String[]::new),
                 "regions", offerings.stream().map(OfferingKey::region).toArray(String[]::new),
@@ -98,7 +97,8 @@ public class PendingJobs {
                         SELECT x.job_id FROM unnest(CAST(:regions AS text[]), CAST(:types AS text[]))
                                                 AS o(region, instance_type)
                           CROSS JOIN LATERAL (SELECT job_id FROM job_entries
-                                               WHERE instance_type = o.instance_type AND region = o.region) x"""
+                                               WHERE pending AND instance_type = o.instance_type
+                                                 AND region = o.region) x"""
                         .formatted(teamsPart))
                 .params(params)
                 .query(UUID.class).list().toArray(UUID[]::new);

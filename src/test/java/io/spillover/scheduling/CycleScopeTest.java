@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.spillover.support.ApiTest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -43,6 +44,24 @@ class CycleScopeTest extends ApiTest {
                 + " AND source = 'on-demand'").param(G5).update();
 
         assertThat(awaitStatus(team, "missed", "RUNNING").get("transitions").toString()).contains("PLACED");
+        capacity(G5, 0);
+    }
+
+    @Test
+    void aJobsEntriesCountAsPendingWhileItWaitsAndNoLongerOnceItStarts() {
+        capacity(G5, 0);
+        capacity(G6, 0);
+        String team = team(Map.of(G5, 1, G6, 1));
+        submit(team, job("flagged", entry(G5, 1), entry(G6, 1)));
+        awaitEvaluation(team, "flagged");
+        assertThat(pendingEntries(team, "flagged")).containsExactly(true, true);
+
+        capacity(G5, 1);
+        awaitStatus(team, "flagged", "RUNNING");
+
+        assertThat(pendingEntries(team, "flagged")).containsExactly(false, false);
+        expect(api.post("/api/v1/teams/" + team + "/jobs/flagged/stop", Map.of()), 200);
+        awaitStatus(team, "flagged", "STOPPED");
         capacity(G5, 0);
     }
 
@@ -96,5 +115,11 @@ class CycleScopeTest extends ApiTest {
 
     private double sweeps() {
         return registry.get("spillover.scheduling.cycle").tag("scope", "sweep").timer().count();
+    }
+
+    private List<Boolean> pendingEntries(String team, String job) {
+        return jdbc.sql("SELECT e.pending FROM job_entries e JOIN jobs j ON j.id = e.job_id"
+                        + " WHERE j.team = ? AND j.name = ? ORDER BY e.idx")
+                .params(team, job).query(Boolean.class).list();
     }
 }
