@@ -98,7 +98,10 @@ class SchedulingCycle {
         }
         Capacity snapshot = capacity.snapshot();
         FairShares.Snapshot shares = fairShares.forCycle();
-        List<QueuedRequest<UUID>> queue = candidates(scope, snapshot).stream()
+        List<QueuedJob> candidates = candidates(scope, snapshot);
+        Set<UUID> firstLooks = new HashSet<>();
+        candidates.stream().filter(job -> !job.evaluated()).forEach(job -> firstLooks.add(job.id()));
+        List<QueuedRequest<UUID>> queue = candidates.stream()
                 .map(job -> job.queued(shares.expectedRuntime(job.team(), job.profile(), job.maxRuntime()))).toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
@@ -107,7 +110,8 @@ class SchedulingCycle {
         var waiting = new ArrayList<JobLifecycle.Evaluated>();
         for (QueuePass.Outcome<UUID> outcome : result.outcomes()) {
             QueuedRequest<UUID> job = outcome.job();
-            String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job)).name();
+            String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job),
+                    firstLooks.contains(job.id())).name();
             revisits.remove(job.id());
             if (outcome.decision().isSelected()) {
                 commit(job.id(), outcome.decision(), trigger, decidedAt);

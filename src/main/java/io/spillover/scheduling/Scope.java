@@ -76,10 +76,17 @@ final class Scope {
         return offerings;
     }
 
-    /** Why a job is evaluated: named first, then its team, then the first of its offerings that changed. */
-    Trigger triggerFor(UUID job, String team, Iterable<OfferingKey> listed) {
+    /**
+     * Why a job is evaluated: named first; then, for its first evaluation, its submission (whatever woke the cycle
+     * that first saw it, the job is there because it was submitted); then its team, then the first of its
+     * offerings that changed.
+     */
+    Trigger triggerFor(UUID job, String team, Iterable<OfferingKey> listed, boolean firstLook) {
         if (jobs.containsKey(job)) {
             return jobs.get(job);
+        }
+        if (firstLook) {
+            return Trigger.SUBMITTED;
         }
         if (teams.containsKey(team)) {
             return teams.get(team);
