@@ -69,6 +69,8 @@ class Job implements Persistable<UUID> {
     private Long offeringId;
     private boolean holdsCapacity;
     private int attempt;
+    /** Attempts lost with what ran them, each placed again (V8). */
+    private int lostAttempts;
     private String providerJobName;
     private Instant createdAt;
     private Instant pendingDeadline;
@@ -190,6 +192,20 @@ class Job implements Persistable<UUID> {
         return transition;
     }
 
+    /**
+     * The attempt was lost with what ran it: back to the queue without the selection, to be placed again as a
+     * new attempt. The job waits anew, its pending clock started again as at submission.
+     */
+    Transition requeueLost(String message, Instant now) {
+        Transition transition = move(JobStatus.PENDING, StatusReason.ATTEMPT_LOST, message, now);
+        clearSelection();
+        lostAttempts++;
+        startedAt = null;
+        runtimeDeadline = null;
+        pendingDeadline = now.plusSeconds(maxPendingSeconds);
+        return transition;
+    }
+
     Transition stopping(StatusReason reason, String message, Instant now) {
         return move(JobStatus.STOPPING, reason, message, now);
     }
@@ -267,6 +283,8 @@ class Job implements Persistable<UUID> {
     Long offeringId() { return offeringId; }
     boolean holdsCapacity() { return holdsCapacity; }
     int attempt() { return attempt; }
+
+    int lostAttempts() { return lostAttempts; }
     String providerJobName() { return providerJobName; }
     Instant createdAt() { return createdAt; }
     Instant pendingDeadline() { return pendingDeadline; }

@@ -38,7 +38,9 @@ public enum JobStatus {
             // Back to PENDING when the provider refused the launch for capacity: the job falls through.
             case STARTING -> next == RUNNING || next == PENDING || next == STOPPING || next == COMPLETED
                     || next == FAILED || next == STOPPED;
-            case RUNNING -> next == STOPPING || next == COMPLETED || next == FAILED || next == STOPPED;
+            // Back to PENDING, too, when the attempt was lost with what ran it: the job is placed again.
+            case RUNNING -> next == PENDING || next == STOPPING || next == COMPLETED || next == FAILED
+                    || next == STOPPED;
             case STOPPING -> next == STOPPED || next == COMPLETED || next == FAILED;
             case COMPLETED, FAILED, STOPPED -> false;
         };

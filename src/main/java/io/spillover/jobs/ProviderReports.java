@@ -1,8 +1,10 @@
 package io.spillover.jobs;
 
+import io.spillover.placement.OfferingKey;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 
@@ -12,10 +14,14 @@ public class ProviderReports {
 
     private final JobChanges changes;
     private final JobCapacity capacity;
+    private final JobLimits limits;
+    private final ApplicationEventPublisher events;
 
-    ProviderReports(JobChanges changes, JobCapacity capacity) {
+    ProviderReports(JobChanges changes, JobCapacity capacity, JobLimits limits, ApplicationEventPublisher events) {
         this.changes = changes;
         this.capacity = capacity;
+        this.limits = limits;
+        this.events = events;
     }
 
     @EventListener
@@ -38,15 +44,33 @@ public class ProviderReports {
         });
     }
 
-    /** The provider lost an attempt it had accepted (it restarted, say): the job fails and frees its capacity. */
+    /**
+     * The provider no longer knows an attempt it had accepted: the instance that ran a local job died, say.
+     * The job is placed again as a new attempt, as Slurm requeues a job whose node died, up to
+     * {@code spillover.jobs.lost-attempt-retries} times; then it fails. One being stopped just ends stopped.
+     */
     public void lostByProvider(UUID jobId, int attempt) {
         changes.change(jobId, (job, now) -> {
             if (job.attempt() != attempt || job.status().ended()) {
                 return null;
             }
-            capacity.release(job, true);
-            return job.end(JobStatus.FAILED, StatusReason.LOST_BY_PROVIDER,
-                    "the provider no longer knows attempt " + attempt, now);
+            String lost = "attempt " + attempt + " was lost: the provider no longer knows it";
+            if (job.status() == JobStatus.STOPPING) {
+                capacity.release(job, true);
+                return job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_USER, lost, now);
+            }
+            if (job.lostAttempts() >= limits.lostAttemptRetries()) {
+                capacity.release(job, true);
+                return job.end(JobStatus.FAILED, StatusReason.LOST_BY_PROVIDER, lost + " (" + job.lostAttempts()
+                        + " lost before it: spillover.jobs.lost-attempt-retries is " + limits.lostAttemptRetries()
+                        + ")", now);
+            }
+            // As after a refused launch, one event wakes the job, the offering's other jobs and its team.
+            OfferingKey offering = capacity.release(job, false);
+            Transition requeued = job.requeueLost(lost + "; placed again as a new attempt (retry "
+                    + (job.lostAttempts() + 1) + " of " + limits.lostAttemptRetries() + ")", now);
+            events.publishEvent(new RequeuedAfterLoss(job.id(), job.team(), offering));
+            return requeued;
         });
     }
 }

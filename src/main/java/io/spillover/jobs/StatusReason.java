@@ -15,5 +15,11 @@ public enum StatusReason {
     STOPPED_BY_PROVIDER,
     PLAN_EXPIRED,
     PROVIDER_ERROR,
+    /**
+     * The attempt was lost with what ran it (the instance that ran a local job died, or the provider no longer
+     * knows it): the job waits again, to be placed as a new attempt.
+     */
+    ATTEMPT_LOST,
+    /** The attempt was lost and the job had been placed again as often as {@code spillover.jobs.lost-attempt-retries} allows. */
     LOST_BY_PROVIDER
 }

@@ -4,6 +4,7 @@ import io.spillover.capacity.CapacityChanged;
 import io.spillover.capacity.CapacityReleased;
 import io.spillover.jobs.JobLeftQueue;
 import io.spillover.jobs.JobSubmitted;
+import io.spillover.jobs.RequeuedAfterLoss;
 import io.spillover.jobs.RequeuedAfterRefusal;
 import io.spillover.plans.PlanChanged;
 import io.spillover.tenancy.QuotaChanged;
@@ -87,6 +88,14 @@ class WakeupEvents {
     @EventListener
     void on(RequeuedAfterRefusal event) {
         deliver(Scope.job(event.jobId(), Trigger.LAUNCH_REFUSED)
+                .and(Scope.team(event.team(), Trigger.CAPACITY_RELEASED)));
+    }
+
+    /** The job is pending again, and the instances its lost attempt held are free for others. */
+    @EventListener
+    void on(RequeuedAfterLoss event) {
+        deliver(Scope.job(event.jobId(), Trigger.ATTEMPT_LOST)
+                .and(Scope.offering(event.offering(), Trigger.CAPACITY_RELEASED))
                 .and(Scope.team(event.team(), Trigger.CAPACITY_RELEASED)));
     }
 }

@@ -124,8 +124,8 @@ final class Invariants {
      * that what the log leaves in use at the end is what the offerings' counters say.
      *
      * <p>A job holds its attempt's capacity from PENDING → STARTING (the transaction that books it) until it
-     * leaves STARTING/RUNNING/STOPPING (for PENDING after a refused launch, or for an end): the transaction that
-     * releases it. Transition ids are commit order for any one counter: every booking or release updates the
+     * leaves STARTING/RUNNING/STOPPING (for PENDING after a refused launch or a lost attempt, or for an end): the
+     * transaction that releases it. Transition ids are commit order for any one counter: every booking or release updates the
      * counter's row before it inserts its transition, and that row lock is held to commit, so a later
      * transaction touching the same counter takes its id after.
      */
