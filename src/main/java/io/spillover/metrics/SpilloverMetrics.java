@@ -12,6 +12,9 @@ import io.spillover.jobs.JobPlaced;
 import io.spillover.scheduling.Leadership;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -24,6 +27,8 @@ import org.springframework.transaction.event.TransactionalEventListener;
  */
 @Component
 class SpilloverMetrics {
+
+    private static final Logger log = LoggerFactory.getLogger(SpilloverMetrics.class);
 
     private final MeterRegistry registry;
     private final CapacityService capacity;
@@ -58,6 +63,14 @@ class SpilloverMetrics {
 
     @Scheduled(fixedDelayString = "${spillover.metrics.refresh:5s}", initialDelay = 0)
     void refresh() {
+        try {
+            refreshGauges();
+        } catch (DataAccessResourceFailureException e) {
+            log.warn("Gauges not refreshed, the database cannot be reached: {}", e.getMessage());
+        }
+    }
+
+    private void refreshGauges() {
         List<Map<String, Object>> counts = jdbc.sql("SELECT team, count(*) AS n FROM jobs WHERE status = 'PENDING'"
                 + " GROUP BY team").query().listOfRows();
         pending.register(counts.stream().map(row -> MultiGauge.Row.of(Tags.of("team", (String) row.get("team")),

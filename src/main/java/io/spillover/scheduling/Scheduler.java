@@ -19,7 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * The scheduler thread. While this instance leads, it sleeps until an event leaves work or a timer falls
@@ -120,6 +122,10 @@ class Scheduler implements SmartLifecycle {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
+            } catch (DataAccessResourceFailureException | CannotCreateTransactionException e) {
+                // the database is out of reach: nothing was half done (a cycle's writes are one transaction)
+                log.warn("Scheduling cycle failed, the database cannot be reached; retrying: {}", e.getMessage());
+                pause();
             } catch (RuntimeException e) {
                 log.error("Scheduling cycle failed; retrying with the next wake-up", e);
                 pause();

@@ -72,6 +72,11 @@ class ApiErrors extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<Object> unexpected(RuntimeException e) {
+        if (DatabaseOutage.isOutage(e)) {
+            log.warn("{} ({})", DatabaseOutage.DETAIL, e.getMessage());
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "5")
+                    .body(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, DatabaseOutage.DETAIL));
+        }
         log.error("Unexpected error", e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred; it has been logged.");
     }

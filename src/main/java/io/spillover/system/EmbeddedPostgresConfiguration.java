@@ -55,6 +55,7 @@ class EmbeddedPostgresConfiguration {
         dataSource.setJdbcUrl(postgres.getJdbcUrl("postgres", DATABASE));
         dataSource.setUsername("postgres");
         dataSource.setMaximumPoolSize(20);
+        dataSource.setConnectionTimeout(5_000); // as application.yml sets for an external database
         dataSource.setPoolName("spillover-embedded");
         return dataSource;
     }

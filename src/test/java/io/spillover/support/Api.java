@@ -1,6 +1,7 @@
 package io.spillover.support;
 
 import java.util.Map;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClient;
@@ -36,8 +37,17 @@ public final class Api {
         return new Api(port, token);
     }
 
-    /** A response: its status and body, parsed as JSON when it is JSON. */
-    public record Response(int status, String text) {
+    /** A response: its status and body, parsed as JSON when it is JSON, and its headers. */
+    public record Response(int status, String text, HttpHeaders headers) {
+
+        public Response(int status, String text) {
+            this(status, text, new HttpHeaders());
+        }
+
+        /** The header's first value, null when absent. */
+        public String header(String name) {
+            return headers.getFirst(name);
+        }
 
         public JsonNode json() {
             return JSON.readTree(text == null || text.isEmpty() ? "null" : text);
@@ -50,7 +60,7 @@ public final class Api {
 
     public Response get(String path) {
         return http.get().uri(path).exchange((request, response) ->
-                new Response(response.getStatusCode().value(), response.bodyTo(String.class)));
+                new Response(response.getStatusCode().value(), response.bodyTo(String.class), response.getHeaders()));
     }
 
     public Response post(String path, Object body) {
@@ -59,7 +69,7 @@ public final class Api {
 
     public Response delete(String path) {
         return http.delete().uri(path).exchange((request, response) ->
-                new Response(response.getStatusCode().value(), response.bodyTo(String.class)));
+                new Response(response.getStatusCode().value(), response.bodyTo(String.class), response.getHeaders()));
     }
 
     public Response put(String path, Object body) {
@@ -70,7 +80,7 @@ public final class Api {
     private Response send(RestClient.RequestBodySpec spec, Object body) {
         String text = body instanceof String raw ? raw : JSON.writeValueAsString(body);
         return spec.contentType(MediaType.APPLICATION_JSON).body(text).exchange((request, response) ->
-                new Response(response.getStatusCode().value(), response.bodyTo(String.class)));
+                new Response(response.getStatusCode().value(), response.bodyTo(String.class), response.getHeaders()));
     }
 
     public static Map<String, Object> entry(String instanceType, int count) {
