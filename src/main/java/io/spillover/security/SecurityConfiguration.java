@@ -25,6 +25,7 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -39,6 +40,16 @@ class SecurityConfiguration {
     @Bean
     static PasswordEncoder passwordEncoder() {
         return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+    }
+
+    /**
+     * A request the firewall refuses (an encoded slash, period or percent, a `..` segment, a NUL) is answered
+     * with a problem document like any other refusal, not with the servlet container's error page.
+     */
+    @Bean
+    RequestRejectedHandler requestRejectedHandler() {
+        return (request, response, e) -> ProblemWriter.write(response, HttpStatus.BAD_REQUEST,
+                "the request's URL is not allowed: " + e.getMessage().replaceAll("\\p{Cntrl}", " "));
     }
 
     @Bean

@@ -7,6 +7,7 @@ import io.spillover.system.Access;
 import io.spillover.system.Change;
 import io.spillover.system.Validation;
 import io.spillover.tenancy.TeamService;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,10 @@ public class UserService implements UserDetailsService {
         if (!USERNAME.matcher(username).matches()) {
             violations.add(0, new Violation("username",
                     "must be 1 to 100 lowercase letters, digits or . _ @ -, starting with a letter or digit"));
+        }
+        if (definition.password() != null && definition.password().length() <= 72
+                && definition.password().getBytes(StandardCharsets.UTF_8).length > 72) {
+            violations.add(new Violation("password", "must be at most 72 bytes in UTF-8"));
         }
         if (!violations.isEmpty()) {
             throw new InvalidRequestException(violations);

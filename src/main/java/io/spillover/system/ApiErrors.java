@@ -100,6 +100,10 @@ class ApiErrors extends ResponseEntityExceptionHandler {
         if (jackson instanceof UnrecognizedPropertyException unknown) {
             return new Violation(field, "unknown field " + unknown.getPropertyName());
         }
+        if (jackson instanceof InvalidFormatException format && format.getValue() instanceof String text
+                && text.indexOf('\0') >= 0) {
+            return new Violation(field, JsonInput.NUL);
+        }
         if (jackson instanceof InvalidFormatException format && format.getTargetType() != null) {
             return new Violation(field, "must be " + describeType(format.getTargetType()));
         }

@@ -90,7 +90,12 @@ class SubmissionRejectionTest extends ApiTest {
                         "instancePreferences[0].instanceCount"),
                 rule("an unknown kind", b -> b.put("kind", "INFERENCE"), "kind"),
                 rule("a list that is not a list", b -> b.put("instancePreferences", "ml.p5.48xlarge"),
-                        "instancePreferences"));
+                        "instancePreferences"),
+                // PostgreSQL stores no U+0000 in text or JSON: found by ApiFuzzTest as a 500
+                rule("a NUL character in a string", b -> b.put("container", Map.of("command", List.of("true"),
+                        "environment", Map.of("MODE", "fast\u0000"))), "container.environment.MODE"),
+                rule("a NUL character in a key", b -> b.put("container", Map.of("command", List.of("true"),
+                        "environment", Map.of("MO\u0000DE", "fast"))), "container.environment"));
     }
 
     @ParameterizedTest(name = "rejects {0}")

@@ -77,6 +77,20 @@ class TokensTest extends ApiTest {
         assertThat(api.get("/api/v1/admin/audit").json().toString()).contains("TOKEN_REFUSED");
     }
 
+    /** BCrypt reads 72 bytes of a password: a longer one is refused, not cut (ApiFuzzTest found it as a 500). */
+    @Test
+    void aPasswordLongerThanBcryptReadsIsRefusedNamingTheField() {
+        JsonNode tooLong = expect(api.put("/api/v1/admin/users/long-password", Map.of("displayName", "Long",
+                "password", "p".repeat(73))), 400).json();
+        JsonNode tooManyBytes = expect(api.put("/api/v1/admin/users/long-password", Map.of("displayName", "Long",
+                "password", "é".repeat(40))), 400).json();
+
+        assertThat(tooLong.get("errors").get(0).get("field").asString()).isEqualTo("password");
+        assertThat(tooManyBytes.get("errors").get(0).get("message").asString())
+                .isEqualTo("must be at most 72 bytes in UTF-8");
+        assertThat(api.get("/api/v1/admin/users/long-password").status()).isEqualTo(404);
+    }
+
     @Test
     void theDatabaseHoldsNoTokenOrPasswordInClear() {
         String team = team(Map.of());
