@@ -37,7 +37,7 @@ final class ExplainCommand extends ApiCommand {
         if (json()) {
             printJson(explained);
         } else {
-            print(JobText.evaluation(explained));
+            print(JobText.explained(explained));
         }
         return ExitCode.OK;
     }

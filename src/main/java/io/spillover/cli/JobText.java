@@ -71,6 +71,15 @@ final class JobText {
 
     /** The header of an evaluation or explain answer, then one line per entry with its reason. */
     static List<String> evaluation(JsonNode evaluation) {
+        return evaluation(evaluation, "evaluation");
+    }
+
+    /** An explain answer: the same, headed by what it is. */
+    static List<String> explained(JsonNode explained) {
+        return evaluation(explained, "where it would go at");
+    }
+
+    private static List<String> evaluation(JsonNode evaluation, String heading) {
         var lines = new ArrayList<String>();
         String trigger = text(evaluation, "trigger");
         String outcome = switch (text(evaluation, "outcome")) {
@@ -80,7 +89,7 @@ final class JobText {
             default -> text(evaluation, "outcome");
         };
         int repeats = evaluation.path("repeats").asInt(0);
-        lines.add("evaluation " + text(evaluation, "at") + (trigger.isEmpty() ? "" : " (" + trigger + ")") + ": "
+        lines.add(heading + " " + text(evaluation, "at") + (trigger.isEmpty() ? "" : " (" + trigger + ")") + ": "
                 + outcome + (repeats > 0 ? " (the same " + repeats + " more times, last at "
                 + text(evaluation, "lastRepeatedAt") + ")" : ""));
         evaluation.path("entries").forEach(e -> lines.add("  " + entry(e)));

@@ -17,7 +17,7 @@ final class LogsCommand extends ApiCommand {
     boolean follow;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = Durations.class, defaultValue = "2s",
-            description = "with --follow: how often to read the output (default: ${DEFAULT-VALUE})")
+            description = "with --follow: how often to read the output (default: 2s)")
     Duration interval;
 
     @Override

@@ -20,7 +20,7 @@ final class StopCommand extends ApiCommand {
     Duration timeout;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = Durations.class, defaultValue = "2s",
-            description = "with --wait: how often to read the job (default: ${DEFAULT-VALUE})")
+            description = "with --wait: how often to read the job (default: 2s)")
     Duration interval;
 
     @Override

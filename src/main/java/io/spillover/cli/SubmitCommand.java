@@ -23,7 +23,7 @@ final class SubmitCommand extends ApiCommand {
     Duration timeout;
 
     @Option(names = "--interval", paramLabel = "DURATION", converter = Durations.class, defaultValue = "2s",
-            description = "with --wait: how often to read the job (default: ${DEFAULT-VALUE})")
+            description = "with --wait: how often to read the job (default: 2s)")
     Duration interval;
 
     @Override
@@ -37,7 +37,7 @@ final class SubmitCommand extends ApiCommand {
             if (json()) {
                 printJson(job);
             } else {
-                print("submitted " + JobText.summary(job) + " (team " + teamName + ")");
+                print("submitted " + JobText.text(job, "name") + " to team " + teamName + ": " + JobText.text(job, "status"));
             }
             return ExitCode.OK;
         }
