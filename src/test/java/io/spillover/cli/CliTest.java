@@ -65,10 +65,19 @@ class CliTest extends ApiTest {
     }
 
     private Run cliWithInput(String stdin, String... args) {
+        return run(stdin, false, args);
+    }
+
+    /** As a person at a terminal runs it. */
+    private Run cliOnTerminal(String... args) {
+        return run("", true, args);
+    }
+
+    private Run run(String stdin, boolean terminal, String... args) {
         var out = new StringWriter();
         var err = new StringWriter();
         var invocation = new Invocation(Map.copyOf(env), home, new BufferedReader(new StringReader(stdin)),
-                new PrintWriter(out, true), new PrintWriter(err, true), false);
+                new PrintWriter(out, true), new PrintWriter(err, true), terminal);
         int exit = SpilloverCli.run(invocation, args);
         return new Run(exit, out.toString(), err.toString());
     }
@@ -233,6 +242,20 @@ class CliTest extends ApiTest {
         assertThat(run.exit()).isEqualTo(ExitCode.WAIT_TIMEOUT.code);
         assertThat(run.err()).contains("gave up waiting", "long-wait is still PENDING");
         assertThat(describe(team, "long-wait").get("status").asString()).isEqualTo("PENDING");
+    }
+
+    @Test
+    void onATerminalTheWaitShowsAStatusLineThatRedrawsItselfAndElsewherePlainLines() throws Exception {
+        occupy(G5);
+        login();
+
+        Run terminal = cliOnTerminal("submit", "-f", yamlJob("watched", 0, 0), "--wait", "--timeout", "300ms",
+                "--interval", "20ms");
+        Run pipeline = cli("submit", "-f", yamlJob("logged", 0, 0), "--wait", "--timeout", "300ms",
+                "--interval", "20ms");
+
+        assertThat(terminal.err()).contains("\r\u001b[2Kwatched  PENDING  0 s");
+        assertThat(pipeline.err()).doesNotContain("\r", "\u001b").contains("logged", "PENDING (SUBMITTED)");
     }
 
     @Test
