@@ -17,8 +17,9 @@ final class SpilloverApi {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
     private final String base;
     private final String token;
 
@@ -95,6 +96,15 @@ final class SpilloverApi {
     }
 
     private static String describe(IOException e) {
+        if (e instanceof java.net.ConnectException) {
+            return "connection refused";
+        }
+        if (e instanceof java.net.http.HttpConnectTimeoutException) {
+            return "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s";
+        }
+        if (e instanceof java.net.http.HttpTimeoutException) {
+            return "no answer within " + TIMEOUT.toSeconds() + " s";
+        }
         String message = e.getMessage();
         if (message == null || message.isBlank()) {
             message = e.getClass().getSimpleName();

@@ -333,6 +333,23 @@ class CliTest extends ApiTest {
     }
 
     @Test
+    void aServiceThatCannotBeReachedIsAnApiError() throws Exception {
+        int closed;
+        try (var socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        env.put("SPILLOVER_URL", "http://localhost:" + closed);
+        env.put("SPILLOVER_TOKEN", token);
+        env.put("SPILLOVER_TEAM", team);
+
+        Run run = cli("jobs");
+
+        assertThat(run.exit()).isEqualTo(ExitCode.API_ERROR.code);
+        assertThat(run.err()).contains("error: cannot reach Spillover at http://localhost:" + closed
+                + ": connection refused");
+    }
+
+    @Test
     void describeShowsTheJobAndWhyAWaitingJobWaits() throws Exception {
         occupy(G5);
         login();
