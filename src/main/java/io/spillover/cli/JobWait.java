@@ -68,7 +68,8 @@ final class JobWait {
         for (; transitionsShown < transitions.size(); transitionsShown++) {
             print(JobText.text(job, "name") + " " + JobText.transition(transitions.get(transitionsShown)));
         }
-        if (!ExitCode.ended(JobText.text(job, "status"))) {
+        // Only a waiting job is evaluated again; once placed, its transitions say the rest.
+        if ("PENDING".equals(JobText.text(job, "status"))) {
             JsonNode latest = api.get(path + "/evaluations?limit=1");
             if (!latest.isEmpty()) {
                 JsonNode evaluation = latest.get(0);

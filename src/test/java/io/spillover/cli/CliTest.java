@@ -164,6 +164,9 @@ class CliTest extends ApiTest {
         assertThat(run.exit()).isZero();
         assertThat(run.out()).contains("submitted from-env", "team " + team);
         assertThat(describe(team, "from-env").get("status").asString()).isIn("PENDING", "STARTING", "RUNNING");
+        Run jobs = cli("jobs");
+        assertThat(jobs.exit()).isZero();
+        assertThat(jobs.out()).startsWith("NAME").contains("from-env", "page 0 of 1, 1 jobs");
     }
 
     @Test
