@@ -62,6 +62,28 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * The CLI is a client of the REST API, not of the code behind it: the JDK (its HTTP client and files), Jackson
+     * and picocli, no Spring and no other module, so it starts fast, never boots the service and never reaches
+     * past what a pipeline may do. ModulesTest leaves it unannotated, so this is its list of dependencies.
+     */
+    @Test
+    void theCliUsesOnlyTheJdkJacksonAndPicocli() {
+        classes().that().resideInAPackage("io.spillover.cli..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..",
+                        "io.spillover.cli..", "tools.jackson..", "com.fasterxml.jackson.annotation..", "picocli..")
+                .check(classes);
+    }
+
+    /** Nothing of the service uses the CLI; only the application's main starts it, before Spring. */
+    @Test
+    void onlyTheApplicationsMainStartsTheCli() {
+        noClasses().that().resideOutsideOfPackage("io.spillover.cli..")
+                .and().doNotHaveFullyQualifiedName(SpilloverApplication.class.getName())
+                .should().dependOnClassesThat().resideInAPackage("io.spillover.cli..")
+                .check(classes);
+    }
+
     @Test
     void onlyTheSchedulerTalksToTheProviderAboutLaunchesAndStops() {
         noClasses().that().resideOutsideOfPackages("io.spillover.scheduling..", "io.spillover.providers..")
