@@ -29,7 +29,7 @@ public record SageMakerSettings(
         @Valid SageMakerVpc vpcConfig,
         @Pattern(regexp = KMS_KEY, message = "must be a KMS key id, key ARN, alias or alias ARN") @Size(max = 2048)
         String kmsKeyId,
-        @Size(max = 40) Map<@Pattern(regexp = TAG_KEY, message = TAG_KEY_RULE) String,
+        @Size(max = SageMakerSettings.MAX_TAGS) Map<@Pattern(regexp = TAG_KEY, message = TAG_KEY_RULE) String,
                 @Pattern(regexp = TAG_VALUE, message = TAG_VALUE_RULE) String> tags) {
 
     public static final String ROLE_ARN = "arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}";
@@ -43,6 +43,9 @@ public record SageMakerSettings(
             + " not starting aws: or spillover:";
     public static final String TAG_VALUE = "[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]{0,256}";
     public static final String TAG_VALUE_RULE = "must be up to 256 letters, digits, spaces or _.:/=+-@";
+
+    /** SageMaker takes 50 tags per job; two are Spillover's own (its team and name). */
+    public static final int MAX_TAGS = 48;
 
     /** A job that set nothing. */
     public static final SageMakerSettings NONE = new SageMakerSettings(null, null, null, null, null, null, null);

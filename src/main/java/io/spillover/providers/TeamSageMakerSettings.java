@@ -24,9 +24,9 @@ public record TeamSageMakerSettings(
         @Valid SageMakerVpc vpcConfig,
         @Pattern(regexp = SageMakerSettings.KMS_KEY, message = "must be a KMS key id, key ARN, alias or alias ARN")
         @Size(max = 2048) String kmsKeyId,
-        @Size(max = 40) Map<@Pattern(regexp = SageMakerSettings.TAG_KEY, message = SageMakerSettings.TAG_KEY_RULE)
-                String, @Pattern(regexp = SageMakerSettings.TAG_VALUE, message = SageMakerSettings.TAG_VALUE_RULE)
-                String> tags) {
+        @Size(max = SageMakerSettings.MAX_TAGS)
+        Map<@Pattern(regexp = SageMakerSettings.TAG_KEY, message = SageMakerSettings.TAG_KEY_RULE) String,
+                @Pattern(regexp = SageMakerSettings.TAG_VALUE, message = SageMakerSettings.TAG_VALUE_RULE) String> tags) {
 
     /** A team no admin has set anything for. */
     public static final TeamSageMakerSettings NONE = new TeamSageMakerSettings(null, null, null, null, null);

@@ -44,6 +44,11 @@ final class TeamJobSettings implements JobSettings {
         if (settled.outputS3Uri() == null) {
             settled = settled.withOutputS3Uri(platform.outputS3Uri());
         }
+        if (settled.tags().size() > SageMakerSettings.MAX_TAGS) {
+            violations.add(new Violation("sagemaker.tags", "with team " + team + "'s tags the job has "
+                    + settled.tags().size() + "; SageMaker takes " + SageMakerSettings.MAX_TAGS
+                    + " besides Spillover's own two"));
+        }
         if (settled.roleArn() == null) {
             violations.add(new Violation("sagemaker.roleArn", "no execution role to run as: name one, or have a"
                     + " platform admin set team " + team + "'s (PUT /api/v1/admin/teams/" + team + "/sagemaker)"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.spillover.support.ApiTest;
+import io.spillover.support.ConsoleSession;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,6 +73,22 @@ class TeamSageMakerTest extends ApiTest {
                 "cost-center=ml-42", "owner=vision");
         assertThat(job.get("sagemaker").get("roleArn").asString()).as("the job shows what it runs with")
                 .isEqualTo(role(team, "train"));
+    }
+
+    @Test
+    void theAdminTeamsPageShowsEachTeamsSettings() {
+        String team = team(Map.of("ml.m5.xlarge", 1));
+        expect(api.put(settingsOf(team), teamSettings(team)), 200);
+        String admin = "sm-admin-" + System.nanoTime();
+        expect(api.put("/api/v1/admin/users/" + admin, Map.of("displayName", admin, "password", "a-long-enough-password",
+                "platformAdmin", true)), 201);
+        var browser = new ConsoleSession(port());
+        browser.signIn(admin, "a-long-enough-password");
+
+        String page = browser.get("/admin/teams").body();
+
+        assertThat(page).contains(role(team, "train"), "s3://team-bucket/out",
+                "VPC subnet-0a1b2c3d, subnet-4e5f6a7b / sg-0123abcd", "KMS " + KEY, "cost-center=ml-42");
     }
 
     @Test
@@ -167,6 +184,27 @@ class TeamSageMakerTest extends ApiTest {
         var training = sageMakerJob("role-no-output", "ml.m5.xlarge");
         assertThat(fields(expect(api.post("/api/v1/teams/" + team + "/jobs", training), 400).json()))
                 .containsExactly("sagemaker.outputS3Uri");
+    }
+
+    @Test
+    void aJobsTagsWithItsTeamsMayNotPassSageMakersFiftyTagsAJob() {
+        String team = team(Map.of("ml.m5.xlarge", 1));
+        var teamTags = new LinkedHashMap<String, String>();
+        var jobTags = new LinkedHashMap<String, String>();
+        for (int i = 0; i < 40; i++) {
+            teamTags.put("team-" + i, "t");
+            jobTags.put(i < 30 ? "team-" + i : "job-" + i, "j"); // 30 the same keys, 10 new: 50 with the team's
+        }
+        expect(api.put(settingsOf(team), Map.of("roleArn", role(team, "train"), "outputS3Uri", "s3://team-bucket/out",
+                "tags", teamTags)), 200);
+        var body = sageMakerJob("tagged", "ml.m5.xlarge");
+        body.put("sagemaker", Map.of("tags", jobTags));
+
+        JsonNode problem = expect(api.post("/api/v1/teams/" + team + "/jobs", body), 400).json();
+
+        assertThat(fields(problem)).containsExactly("sagemaker.tags");
+        assertThat(problem.get("errors").get(0).get("message").asString()).isEqualTo("with team " + team
+                + "'s tags the job has 50; SageMaker takes 48 besides Spillover's own two");
     }
 
     @Test
