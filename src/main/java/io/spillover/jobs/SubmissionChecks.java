@@ -44,13 +44,13 @@ class SubmissionChecks {
 
     SubmissionChecks(TeamService teams, Validation validation, ProfileService profiles, PlanService plans,
                      SubmissionRules rules, JobLimits limits, CapacityProvider provider) {
-        this.provider = provider;
         this.teams = teams;
         this.validation = validation;
         this.profiles = profiles;
         this.plans = plans;
         this.rules = rules;
         this.limits = limits;
+        this.provider = provider;
     }
 
     /**
@@ -72,8 +72,7 @@ class SubmissionChecks {
      * profiles as they are asked for), for a batch of requests checked against the same state.
      */
     ForTeam forTeam(String team) {
-        TeamState state = teams.state(team);
-        return new ForTeam(team, state, plans.statesVisibleTo(team), provider.jobSettings(team));
+        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team), provider.jobSettings(team));
     }
 
     final class ForTeam {
@@ -86,9 +85,9 @@ class SubmissionChecks {
 
         private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans, JobSettings jobSettings) {
             this.team = team;
-            this.jobSettings = jobSettings;
             this.state = state;
             this.visiblePlans = visiblePlans;
+            this.jobSettings = jobSettings;
         }
 
         /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */

@@ -34,8 +34,4 @@ public record TeamSageMakerSettings(
     public TeamSageMakerSettings {
         tags = tags == null ? Map.of() : Map.copyOf(tags);
     }
-
-    public boolean isEmpty() {
-        return equals(NONE);
-    }
 }

@@ -27,8 +27,8 @@ import software.amazon.awssdk.services.sagemaker.model.VpcConfig;
 
 /**
  * The create calls for an attempt: the selected type, count and plan, the job's container, and its SageMaker
- * settings as settled at submission (its own over its team's over the configured defaults). The first element of {@code command} is the entrypoint, the rest
- * its arguments.
+ * settings as settled at submission (its own over its team's over the configured defaults). The first element
+ * of {@code command} is the entrypoint, the rest its arguments.
  */
 final class SageMakerRequests {
 

@@ -13,6 +13,7 @@ import io.spillover.tenancy.TeamService;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,8 +75,8 @@ class TeamSageMakerService implements TeamSageMakerDefaults {
     public TeamSageMakerSettings put(String team, TeamSageMakerSettings settings) {
         requireTeam(team);
         List<Violation> violations = new ArrayList<>(validation.check(settings));
-        if (settings != null && settings.roleArn() != null && violations.stream().noneMatch(v -> v.field().equals("roleArn"))
-                && !roles.allows(team, settings.roleArn())) {
+        boolean roleShaped = violations.stream().noneMatch(v -> v.field().equals("roleArn"));
+        if (settings != null && settings.roleArn() != null && roleShaped && !roles.allows(team, settings.roleArn())) {
             violations.add(new Violation("roleArn", roles.refusal(team, settings.roleArn())));
         }
         if (!violations.isEmpty()) {
@@ -94,7 +95,7 @@ class TeamSageMakerService implements TeamSageMakerDefaults {
                         vpc == null ? null : vpc.securityGroupIds().toArray(String[]::new),
                         vpc == null ? null : vpc.subnets().toArray(String[]::new), settings.kmsKeyId(),
                         JSON.writeValueAsString(new TreeMap<>(settings.tags())),
-                        java.sql.Timestamp.from(clock.instant()))
+                        Timestamp.from(clock.instant()))
                 .update();
         return read(team);
     }
