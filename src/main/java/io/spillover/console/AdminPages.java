@@ -3,6 +3,7 @@ package io.spillover.console;
 import io.spillover.capacity.CapacityService;
 import io.spillover.plans.PlanService;
 import io.spillover.plans.TrainingPlanDefinition;
+import io.spillover.providers.TeamSageMakerDefaults;
 import io.spillover.security.TeamRole;
 import io.spillover.security.UserDefinition;
 import io.spillover.security.UserService;
@@ -34,9 +35,11 @@ class AdminPages {
     private final UserService users;
     private final PlanService plans;
     private final CapacityService capacity;
+    private final TeamSageMakerDefaults sagemaker;
 
     AdminPages(ConsoleAccess access, TeamService teams, UserService users, PlanService plans,
-               CapacityService capacity) {
+               CapacityService capacity, TeamSageMakerDefaults sagemaker) {
+        this.sagemaker = sagemaker;
         this.access = access;
         this.teams = teams;
         this.users = users;
@@ -57,6 +60,7 @@ class AdminPages {
     String teams(Model model) {
         access.require(Access.Level.PLATFORM_ADMIN, null);
         model.addAttribute("teams", teams.list());
+        model.addAttribute("sagemaker", sagemaker.all());
         model.addAttribute("queueings", Queueing.values());
         return "admin/teams";
     }

@@ -213,7 +213,7 @@ public class JobSubmissions {
                 checked.instanceCount(), checked.maxPending(),
                 PendingClock.startsAt(checked.preferences(), checked.plans(), now),
                 request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
-                request.clientToken(), new JobSpec(request.container(), request.local(), request.sagemaker(),
+                request.clientToken(), new JobSpec(request.container(), request.local(), checked.sagemaker(),
                         checked.requires(), checked.fallbackAfterSeconds()),
                 checked.profile(), now);
     }

@@ -11,6 +11,9 @@ import io.spillover.plans.PlanService;
 import io.spillover.profiles.ProfileDefinition;
 import io.spillover.profiles.ProfileService;
 import io.spillover.profiles.ProfileView;
+import io.spillover.providers.CapacityProvider;
+import io.spillover.providers.JobSettings;
+import io.spillover.providers.SageMakerSettings;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
 import io.spillover.system.Validation;
@@ -25,7 +28,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Every rule a job request must pass, at once: the body's own fields, then (with the profile's list when it
- * names one) the placement core's rules against the team's quota and the plans it may use.
+ * names one) the placement core's rules against the team's quota and the plans it may use, and the provider's
+ * settling of its settings (under SageMaker: a role the team may use, an output location).
  */
 @Component
 class SubmissionChecks {
@@ -36,21 +40,26 @@ class SubmissionChecks {
     private final PlanService plans;
     private final SubmissionRules rules;
     private final JobLimits limits;
+    private final CapacityProvider provider;
 
     SubmissionChecks(TeamService teams, Validation validation, ProfileService profiles, PlanService plans,
-                     SubmissionRules rules, JobLimits limits) {
+                     SubmissionRules rules, JobLimits limits, CapacityProvider provider) {
         this.teams = teams;
         this.validation = validation;
         this.profiles = profiles;
         this.plans = plans;
         this.rules = rules;
         this.limits = limits;
+        this.provider = provider;
     }
 
-    /** A request that passed every rule, with what its profile filled in. */
+    /**
+     * A request that passed every rule, with what its profile filled in and its provider settings as its launches
+     * will use them.
+     */
     record Checked(PreferenceList preferences, Integer instanceCount, Duration maxPending,
                    Requirements requires, Job.ProfileRef profile, Map<String, PlanState> plans,
-                   Long fallbackAfterSeconds) {
+                   Long fallbackAfterSeconds, SageMakerSettings sagemaker) {
     }
 
     /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */
@@ -59,11 +68,11 @@ class SubmissionChecks {
     }
 
     /**
-     * The rules of one team, read once (its quota and headroom, the plans it may use, its profiles as they are
-     * asked for), for a batch of requests checked against the same state.
+     * The rules of one team, read once (its quota and headroom, the plans it may use, its provider defaults, its
+     * profiles as they are asked for), for a batch of requests checked against the same state.
      */
     ForTeam forTeam(String team) {
-        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team));
+        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team), provider.jobSettings(team));
     }
 
     final class ForTeam {
@@ -71,12 +80,14 @@ class SubmissionChecks {
         private final String team;
         private final TeamState state;
         private final Map<String, PlanState> visiblePlans;
+        private final JobSettings jobSettings;
         private final Map<String, Optional<ProfileView>> profilesRead = new HashMap<>();
 
-        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans) {
+        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans, JobSettings jobSettings) {
             this.team = team;
             this.state = state;
             this.visiblePlans = visiblePlans;
+            this.jobSettings = jobSettings;
         }
 
         /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */
@@ -117,13 +128,18 @@ class SubmissionChecks {
                     requires), state, visiblePlans);
             String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
             checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
+            JobSettings.Settled settled = request.kind() == null ? null
+                    : jobSettings.settle(request.kind(), request.sagemaker());
+            if (settled != null && violations.stream().noneMatch(v -> v.field().startsWith("sagemaker."))) {
+                violations.addAll(settled.violations()); // only once the job's own values have the right shape
+            }
             if (!violations.isEmpty()) {
                 throw new InvalidRequestException(violations);
             }
             return new Checked(checked.preferences(), count,
                     maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
                     profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans,
-                    patience);
+                    patience, settled.sagemaker());
         }
     }
 }

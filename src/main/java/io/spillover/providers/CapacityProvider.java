@@ -26,6 +26,14 @@ public interface CapacityProvider extends ProviderFleet, PlanSource {
     /** The job's output, or where to find it. */
     Optional<String> logs(String providerJobName);
 
+    /**
+     * The settling of a team's jobs' provider settings at submission, read once for a batch of the team's jobs;
+     * by default the settings are kept as given.
+     */
+    default JobSettings jobSettings(String team) {
+        return JobSettings.AS_GIVEN;
+    }
+
     /** A narrower range for {@code maxPendingTimeInSeconds} than the configured one, if the provider has one. */
     default Optional<PendingTimeRange> pendingTimeRange() {
         return Optional.empty();

@@ -200,6 +200,9 @@ class AuditTrailTest extends ApiTest {
                 () -> Map.of("displayName", "Audited"), "save team", () -> "teams/" + team));
         samples.put("PUT /api/v1/admin/teams/{team}/quotas", new Sample(() -> "/api/v1/admin/teams/" + team + "/quotas",
                 () -> Map.of("instanceLimits", Map.of(M5, 4)), "set quotas", () -> "teams/" + team + "/quotas"));
+        samples.put("PUT /api/v1/admin/teams/{team}/sagemaker", new Sample(() -> "/api/v1/admin/teams/" + team
+                + "/sagemaker", () -> Map.of("roleArn", "arn:aws:iam::111122223333:role/audited"),
+                "set sagemaker settings", () -> "teams/" + team + "/sagemaker"));
         samples.put("PUT /api/v1/admin/training-plans/{plan}", new Sample(() -> "/api/v1/admin/training-plans/audited",
                 () -> plan, "save training plan", () -> "training-plans/audited"));
         var created = new String[1];

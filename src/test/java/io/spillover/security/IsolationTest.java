@@ -162,6 +162,10 @@ class IsolationTest extends ApiTest {
                 Map.of("displayName", "Team A")));
         samples.put("PUT /api/v1/admin/teams/{team}/quotas", fixed("/api/v1/admin/teams/" + teamA + "/quotas",
                 Map.of("instanceLimits", Map.of(M5, 4))));
+        samples.put("GET /api/v1/admin/teams/{team}/sagemaker", fixed("/api/v1/admin/teams/" + teamA + "/sagemaker",
+                null));
+        samples.put("PUT /api/v1/admin/teams/{team}/sagemaker", fixed("/api/v1/admin/teams/" + teamA + "/sagemaker",
+                Map.of("outputS3Uri", "s3://team-a/out")));
         samples.put("PUT /api/v1/admin/fleet/{region}/{instanceType}", fixed("/api/v1/admin/fleet/us-east-1/" + M5,
                 Map.of("onDemandCapacity", 0)));
         samples.put("GET /api/v1/admin/audit", fixed("/api/v1/admin/audit", null));

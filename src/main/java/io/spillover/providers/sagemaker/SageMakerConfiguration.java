@@ -45,8 +45,8 @@ class SageMakerConfiguration {
 
     @Bean
     SageMakerProvider sageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
-                                        ApplicationEventPublisher events) {
-        return new SageMakerProvider(properties, api, watch, events);
+                                        ApplicationEventPublisher events, TeamSageMakerService teams) {
+        return new SageMakerProvider(properties, api, watch, events, teams);
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.spillover.providers.sagemaker;
 
 import io.spillover.catalog.Catalog;
+import io.spillover.providers.SageMakerSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +17,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param region           the default region of entries that name none
  * @param regions          the regions served (default: the default region); one SDK client each
  * @param endpointOverride a VPC endpoint or a test server, used for every region
- * @param roleArn          the execution role jobs run with unless they name one
- * @param outputS3Uri      where training jobs write their artifacts unless they say
+ * @param roleArn          the execution role jobs run with unless they or their team name one (optional)
+ * @param outputS3Uri      where training jobs write their artifacts unless they or their team say (optional)
+ * @param allowedRoleArns  the roles a team may run as, set for it by an admin or named by its jobs: patterns
+ *                         where {@code {team}} is the team's name and {@code *} any run of characters; empty
+ *                         lets any role pass
  * @param volumeSizeGb     the ML storage volume per instance unless a job says
  * @param capacityWait     how long a started job may wait for capacity before it counts as refused
  * @param statusInterval   how often live jobs' status is read (one list call per region and kind)
@@ -29,14 +33,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("spillover.sagemaker")
 record SageMakerProperties(String region, List<String> regions, URI endpointOverride, String roleArn,
-                           String outputS3Uri, Integer volumeSizeGb, Duration capacityWait, Duration statusInterval,
-                           Duration planSyncInterval, Duration callTimeout, Retry retry, List<Quota> fleet) {
+                           String outputS3Uri, List<String> allowedRoleArns, Integer volumeSizeGb,
+                           Duration capacityWait, Duration statusInterval, Duration planSyncInterval,
+                           Duration callTimeout, Retry retry, List<Quota> fleet) {
 
-    static final Pattern ROLE_ARN = Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/\\S+");
+    static final Pattern ROLE_ARN = Pattern.compile(SageMakerSettings.ROLE_ARN);
+    static final Pattern S3_URI = Pattern.compile(SageMakerSettings.S3_URI);
 
     SageMakerProperties {
         regions = regions == null || regions.isEmpty() ? (region == null ? List.of() : List.of(region))
                 : List.copyOf(regions);
+        allowedRoleArns = allowedRoleArns == null ? List.of() : List.copyOf(allowedRoleArns);
         volumeSizeGb = volumeSizeGb == null ? 50 : volumeSizeGb;
         capacityWait = capacityWait == null ? Duration.ofMinutes(10) : capacityWait;
         statusInterval = statusInterval == null ? Duration.ofSeconds(15) : statusInterval;
@@ -76,12 +83,20 @@ record SageMakerProperties(String region, List<String> regions, URI endpointOver
         } else if (!regions.contains(region)) {
             problems.add("spillover.sagemaker.regions " + regions + " must include the default region " + region);
         }
-        if (roleArn == null || !ROLE_ARN.matcher(roleArn).matches()) {
+        // Both optional: jobs and teams may name their own, and a job that ends up with none is refused at submission.
+        if (roleArn != null && !ROLE_ARN.matcher(roleArn).matches()) {
             problems.add("spillover.sagemaker.role-arn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>),"
                     + " not " + roleArn);
         }
-        if (outputS3Uri == null || !outputS3Uri.startsWith("s3://") || outputS3Uri.length() <= 5) {
+        if (outputS3Uri != null && !S3_URI.matcher(outputS3Uri).matches()) {
             problems.add("spillover.sagemaker.output-s3-uri must be an s3:// URI, not " + outputS3Uri);
+        }
+        for (int i = 0; i < allowedRoleArns.size(); i++) {
+            String pattern = allowedRoleArns.get(i);
+            if (pattern == null || !RoleAllowList.looksLikeRolePattern(pattern)) {
+                problems.add("spillover.sagemaker.allowed-role-arns[" + i + "] must be an IAM role ARN pattern"
+                        + " (arn:aws:iam::<account>:role/<name>, with {team} and *), not " + pattern);
+            }
         }
         if (volumeSizeGb < 1) {
             problems.add("spillover.sagemaker.volume-size-gb must be 1 or more");

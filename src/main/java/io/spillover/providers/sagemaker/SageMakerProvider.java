@@ -7,6 +7,7 @@ import io.spillover.placement.PlanStatus;
 import io.spillover.plans.PlanRef;
 import io.spillover.plans.ProviderPlan;
 import io.spillover.providers.CapacityProvider;
+import io.spillover.providers.JobSettings;
 import io.spillover.providers.LaunchOutcome;
 import io.spillover.providers.LaunchRequest;
 import io.spillover.providers.PendingTimeRange;
@@ -46,10 +47,12 @@ final class SageMakerProvider implements CapacityProvider {
     private final JobWatch watch;
     private final ApplicationEventPublisher events;
     private final List<FleetOffering> fleet;
+    private final TeamSageMakerService teams;
 
     SageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
-                      ApplicationEventPublisher events) {
+                      ApplicationEventPublisher events, TeamSageMakerService teams) {
         this.properties = properties;
+        this.teams = teams;
         this.api = api;
         this.watch = watch;
         this.events = events;
@@ -78,6 +81,12 @@ final class SageMakerProvider implements CapacityProvider {
         return fleet;
     }
 
+    /** The job's own settings over its team's over the platform's: read once per team and batch. */
+    @Override
+    public JobSettings jobSettings(String team) {
+        return new TeamJobSettings(team, teams.read(team), properties, teams.roles());
+    }
+
     @Override
     public Optional<PendingTimeRange> pendingTimeRange() {
         return Optional.of(PENDING_TIME);
@@ -101,6 +110,10 @@ final class SageMakerProvider implements CapacityProvider {
         }
         if (request.container() == null || request.container().image() == null) {
             return new LaunchOutcome.Failed("container.image is required to run on SageMaker");
+        }
+        if ((request.sagemaker() == null || request.sagemaker().roleArn() == null) && properties.roleArn() == null) {
+            // Only a job stored before settings were settled at submission: the others were refused then.
+            return new LaunchOutcome.Failed("sagemaker.roleArn: no execution role to run as");
         }
         if (request.trainingPlan() != null && request.trainingPlanArn() == null) {
             return new LaunchOutcome.Failed("training plan " + request.trainingPlan() + " has no ARN registered");

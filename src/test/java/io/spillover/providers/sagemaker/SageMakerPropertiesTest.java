@@ -16,7 +16,8 @@ class SageMakerPropertiesTest {
     @Test
     void aGoodConfigurationHasNoProblems() {
         var properties = new SageMakerProperties("us-east-1", null, URI.create("https://vpce.example"),
-                "arn:aws:iam::111122223333:role/SpilloverJobs", "s3://bucket/out", null, null, null, null, null, null,
+                "arn:aws:iam::111122223333:role/SpilloverJobs", "s3://bucket/out",
+                List.of("arn:aws:iam::111122223333:role/spillover-{team}-*"), null, null, null, null, null, null,
                 List.of(new SageMakerProperties.Quota(null, "ml.p4d.24xlarge", 4)));
 
         assertThat(properties.problems(CATALOG)).isEmpty();
@@ -25,9 +26,20 @@ class SageMakerPropertiesTest {
     }
 
     @Test
+    void aRegionAloneIsEnough() {
+        var properties = new SageMakerProperties("us-east-1", null, null, null, null, null, null, null, null, null,
+                null, null, null);
+
+        assertThat(properties.problems(CATALOG)).isEmpty();
+        assertThat(properties.roleArn()).isNull();
+        assertThat(properties.outputS3Uri()).isNull();
+        assertThat(properties.allowedRoleArns()).isEmpty();
+    }
+
+    @Test
     void namesEveryProblemWithItsProperty() {
         var properties = new SageMakerProperties(null, null, null, "arn:aws:iam::111122223333:user/someone",
-                "https://bucket/out", null, null, null, null, null, null,
+                "https://bucket/out", List.of("spillover-{team}-*"), null, null, null, null, null, null,
                 List.of(new SageMakerProperties.Quota("eu-west-1", "ml.p9.huge", -1)));
 
         assertThat(properties.problems(CATALOG)).containsExactly(
@@ -35,6 +47,8 @@ class SageMakerPropertiesTest {
                 "spillover.sagemaker.role-arn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>),"
                         + " not arn:aws:iam::111122223333:user/someone",
                 "spillover.sagemaker.output-s3-uri must be an s3:// URI, not https://bucket/out",
+                "spillover.sagemaker.allowed-role-arns[0] must be an IAM role ARN pattern"
+                        + " (arn:aws:iam::<account>:role/<name>, with {team} and *), not spillover-{team}-*",
                 "spillover.sagemaker.fleet[0].instance-type: unknown instance type ml.p9.huge",
                 "spillover.sagemaker.fleet[0].on-demand-capacity must be 0 or more",
                 "spillover.sagemaker.fleet[0].region eu-west-1 is not one of spillover.sagemaker.regions []");
