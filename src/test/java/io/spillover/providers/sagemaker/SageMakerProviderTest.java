@@ -341,6 +341,53 @@ class SageMakerProviderTest extends ApiTest {
         assertThat(job.get("maxPendingTimeInSeconds").asLong()).isEqualTo(14400);
     }
 
+    @Test
+    void aCreateProcessingJobBodyLaunchesWithItsInputsAndOutputsOnTheSelectedType() {
+        String team = team(Map.of("ml.m5.xlarge", 2));
+        JsonNode body = FakeSageMaker.JSON.readTree(("""
+                {"ProcessingJobName": "tokenize",
+                 "AppSpecification": {"ImageUri": "%s", "ContainerEntrypoint": ["python3", "tokenize.py"]},
+                 "RoleArn": "arn:aws:iam::111122223333:role/SpeechProcessing",
+                 "ProcessingResources": {"ClusterConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 2,
+                   "VolumeSizeInGB": 30, "VolumeKmsKeyId": "alias/speech-volumes"}},
+                 "StoppingCondition": {"MaxRuntimeInSeconds": 3600},
+                 "ProcessingInputs": [{"InputName": "raw", "S3Input": {"S3Uri": "s3://speech-data/raw/",
+                   "LocalPath": "/opt/ml/processing/input", "S3DataType": "S3Prefix", "S3InputMode": "File"}}],
+                 "ProcessingOutputConfig": {"Outputs": [{"OutputName": "tokens", "S3Output": {
+                   "S3Uri": "s3://speech-data/tokens/", "LocalPath": "/opt/ml/processing/output",
+                   "S3UploadMode": "EndOfJob"}}]},
+                 "NetworkConfig": {"EnableNetworkIsolation": true}}
+                """).formatted(IMAGE));
+
+        String name = providerName(expect(api.post("/api/v1/teams/" + team + "/jobs:sagemaker", body), 201).json(), 1);
+        JsonNode create = await().until(() -> SAGEMAKER.requests("CreateProcessingJob", "ProcessingJobName", name),
+                l -> !l.isEmpty()).get(0);
+
+        var expected = (tools.jackson.databind.node.ObjectNode) body.deepCopy();
+        expected.put("ProcessingJobName", name);
+        var tags = expected.putArray("Tags");
+        tags.addObject().put("Key", "spillover:job").put("Value", "tokenize");
+        tags.addObject().put("Key", "spillover:team").put("Value", team);
+        assertThat(create).isEqualTo(expected);
+    }
+
+    @Test
+    void anOrdinaryJobsPassThroughFieldsReachItsCreateButNotInPlaceOfWhatSpilloverSelected() {
+        String team = team(Map.of("ml.g6.12xlarge", 1));
+        var body = sageMakerJob("plain-extra", entry("ml.g6.12xlarge", 1));
+        body.put("sagemaker", Map.of("passThrough", Map.of(
+                "CheckpointConfig", Map.of("S3Uri", "s3://speech-models/checkpoints"),
+                "ResourceConfig", Map.of("InstanceType", "ml.p5.48xlarge", "KeepAlivePeriodInSeconds", 300))));
+        String name = providerName(submit(team, body), 1);
+
+        JsonNode create = await().until(() -> SAGEMAKER.requests("CreateTrainingJob", "TrainingJobName", name),
+                l -> !l.isEmpty()).get(0);
+
+        assertThat(create.get("CheckpointConfig").toString()).isEqualTo("{\"S3Uri\":\"s3://speech-models/checkpoints\"}");
+        assertThat(create.get("ResourceConfig").toString()).isEqualTo("{\"InstanceType\":\"ml.g6.12xlarge\","
+                + "\"InstanceCount\":1,\"VolumeSizeInGB\":50,\"KeepAlivePeriodInSeconds\":300}");
+    }
+
     private static Map<String, Object> sageMakerJob(String name, Map<String, Object>... entries) {
         var body = job(name, entries);
         body.remove("local");
