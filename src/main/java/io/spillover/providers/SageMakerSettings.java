@@ -5,7 +5,9 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,6 +22,11 @@ import java.util.Map;
  * @param vpcConfig       the VPC the job's instances join
  * @param kmsKeyId        the KMS key for the output and, on types without instance storage, the ML storage volume
  * @param tags            added to the job's tags, over its team's
+ * @param passThrough     fields of a CreateTrainingJob / CreateProcessingJob body that Spillover does not model
+ *                        ({@code InputDataConfig}, {@code CheckpointConfig}, {@code ProcessingInputs}, ...), in
+ *                        the API's own PascalCase: merged into the create call as given, except the fields
+ *                        Spillover decides (job name, instance type, count, preferences and plan, the pending
+ *                        time, the role); {@code Tags} are added to Spillover's own
  */
 public record SageMakerSettings(
         @Pattern(regexp = ROLE_ARN, message = "must be an IAM role ARN") String roleArn,
@@ -30,7 +37,8 @@ public record SageMakerSettings(
         @Pattern(regexp = KMS_KEY, message = "must be a KMS key id, key ARN, alias or alias ARN") @Size(max = 2048)
         String kmsKeyId,
         @Size(max = SageMakerSettings.MAX_TAGS) Map<@Pattern(regexp = TAG_KEY, message = TAG_KEY_RULE) String,
-                @Pattern(regexp = TAG_VALUE, message = TAG_VALUE_RULE) String> tags) {
+                @Pattern(regexp = TAG_VALUE, message = TAG_VALUE_RULE) String> tags,
+        Map<String, Object> passThrough) {
 
     public static final String ROLE_ARN = "arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}";
     public static final String S3_URI = "s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\\S*)?";
@@ -48,11 +56,24 @@ public record SageMakerSettings(
     public static final int MAX_TAGS = 48;
 
     /** A job that set nothing. */
-    public static final SageMakerSettings NONE = new SageMakerSettings(null, null, null, null, null, null, null);
+    public static final SageMakerSettings NONE = new SageMakerSettings(null, null, null, null);
 
     public SageMakerSettings {
         hyperParameters = hyperParameters == null ? Map.of() : Map.copyOf(hyperParameters);
         tags = tags == null ? Map.of() : Map.copyOf(tags);
+        passThrough = passThrough == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(passThrough));
+    }
+
+    /** Settings without pass-through fields. */
+    public SageMakerSettings(String roleArn, String outputS3Uri, Map<String, String> hyperParameters,
+                             Integer volumeSizeInGB, SageMakerVpc vpcConfig, String kmsKeyId, Map<String, String> tags) {
+        this(roleArn, outputS3Uri, hyperParameters, volumeSizeInGB, vpcConfig, kmsKeyId, tags, null);
+    }
+
+    /** Settings of the role, output, hyperparameters and volume only. */
+    public SageMakerSettings(String roleArn, String outputS3Uri, Map<String, String> hyperParameters,
+                             Integer volumeSizeInGB) {
+        this(roleArn, outputS3Uri, hyperParameters, volumeSizeInGB, null, null, null, null);
     }
 
     /**
@@ -65,14 +86,16 @@ public record SageMakerSettings(
         return new SageMakerSettings(roleArn != null ? roleArn : team.roleArn(),
                 outputS3Uri != null ? outputS3Uri : team.outputS3Uri(), hyperParameters, volumeSizeInGB,
                 vpcConfig != null ? vpcConfig : team.vpcConfig(), kmsKeyId != null ? kmsKeyId : team.kmsKeyId(),
-                mergedTags);
+                mergedTags, passThrough);
     }
 
     public SageMakerSettings withRoleArn(String role) {
-        return new SageMakerSettings(role, outputS3Uri, hyperParameters, volumeSizeInGB, vpcConfig, kmsKeyId, tags);
+        return new SageMakerSettings(role, outputS3Uri, hyperParameters, volumeSizeInGB, vpcConfig, kmsKeyId, tags,
+                passThrough);
     }
 
     public SageMakerSettings withOutputS3Uri(String output) {
-        return new SageMakerSettings(roleArn, output, hyperParameters, volumeSizeInGB, vpcConfig, kmsKeyId, tags);
+        return new SageMakerSettings(roleArn, output, hyperParameters, volumeSizeInGB, vpcConfig, kmsKeyId, tags,
+                passThrough);
     }
 }

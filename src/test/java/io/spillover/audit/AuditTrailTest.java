@@ -177,6 +177,8 @@ class AuditTrailTest extends ApiTest {
                 () -> Map.of("jobs", List.of(job("audited-batch-a-" + System.nanoTime(), entry(M5, 1)),
                         job("audited-batch-b-" + System.nanoTime(), entry(M5, 1)))),
                 "submit jobs", () -> "teams/" + team + "/jobs"));
+        samples.put("POST /api/v1/teams/{team}/jobs:sagemaker", new Sample(() -> a + "/jobs:sagemaker",
+                () -> sageMakerBody("audited-sm-" + System.nanoTime()), "submit job", () -> "teams/" + team + "/jobs"));
         var stopped = new String[1];
         samples.put("POST /api/v1/teams/{team}/jobs/{job}/stop", new Sample(() -> {
             stopped[0] = "to-stop-" + System.nanoTime();
@@ -237,6 +239,13 @@ class AuditTrailTest extends ApiTest {
             return "/api/v1/admin/users/" + user + "/memberships/" + team;
         }, () -> null, "remove membership", () -> "users/" + user + "/memberships/" + team));
         return samples;
+    }
+
+    /** A CreateTrainingJob body as boto3 sends it. */
+    static Map<String, Object> sageMakerBody(String name) {
+        return Map.of("TrainingJobName", name, "AlgorithmSpecification", Map.of("TrainingImage", "busybox"),
+                "ResourceConfig", Map.of("InstancePreferences", List.of(Map.of("InstanceType", M5, "InstanceCount", 1))),
+                "CheckpointConfig", Map.of("S3Uri", "s3://bucket/checkpoints"));
     }
 
     private Map<String, Sample> consoleSamples() {

@@ -116,6 +116,9 @@ class IsolationTest extends ApiTest {
                 () -> job("job-" + System.nanoTime(), entry(M5, 1))));
         samples.put("POST /api/v1/teams/{team}/jobs:batch", new Sample(() -> a + "/jobs:batch",
                 () -> Map.of("jobs", List.of(job("batched-" + System.nanoTime(), entry(M5, 1))))));
+        samples.put("POST /api/v1/teams/{team}/jobs:sagemaker", new Sample(() -> a + "/jobs:sagemaker",
+                () -> Map.of("TrainingJobName", "sm-" + System.nanoTime(), "ResourceConfig",
+                        Map.of("InstanceType", M5, "InstanceCount", 1))));
         samples.put("GET /api/v1/teams/{team}/jobs", fixed(a + "/jobs", null));
         samples.put("GET /api/v1/teams/{team}/jobs/{job}", fixed(a + "/jobs/resident", null));
         samples.put("GET /api/v1/teams/{team}/jobs/{job}/evaluations", fixed(a + "/jobs/resident/evaluations", null));

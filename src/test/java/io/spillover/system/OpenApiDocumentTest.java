@@ -41,4 +41,21 @@ class OpenApiDocumentTest extends ApiTest {
         assertThat(documented).isEqualTo(served);
         assertThat(expect(api.get("/swagger-ui/index.html"), 200).text()).contains("Swagger UI");
     }
+
+    @Test
+    void documentsTheSageMakerShapedBodyInTheApisOwnFieldNames() {
+        JsonNode document = expect(api.get("/v3/api-docs"), 200).json();
+        JsonNode operation = document.get("paths").get("/api/v1/teams/{team}/jobs:sagemaker").get("post");
+        JsonNode schemas = document.get("components").get("schemas");
+
+        String body = operation.at("/requestBody/content/application~1json/schema/$ref").asString();
+        JsonNode request = schemas.get(body.substring(body.lastIndexOf('/') + 1));
+        String resources = request.at("/properties/ResourceConfig/$ref").asString();
+
+        assertThat(operation.get("summary").asString()).contains("CreateTrainingJob");
+        assertThat(request.get("properties").propertyNames()).contains("TrainingJobName", "ProcessingJobName",
+                "ResourceConfig", "StoppingCondition", "ClientToken").doesNotContain("others");
+        assertThat(schemas.get(resources.substring(resources.lastIndexOf('/') + 1)).get("properties").propertyNames())
+                .contains("InstanceType", "InstanceCount", "InstancePreferences").doesNotContain("others");
+    }
 }

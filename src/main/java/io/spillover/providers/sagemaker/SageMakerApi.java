@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -42,14 +43,18 @@ final class SageMakerApi {
     record Changed(String name, Instant lastModified) {
     }
 
-    /** Creates the attempt's job, without SDK retries (see {@link SageMakerClients#noRetries()}). */
+    /**
+     * Creates the attempt's job, without SDK retries (see {@link SageMakerClients#noRetries()}), with the job's
+     * pass-through fields merged into the call ({@link PassThroughFields}).
+     */
     void create(LaunchRequest request) {
         var client = clients.in(request.region());
+        var creating = clients.creating(request.sagemaker() == null ? Map.of() : request.sagemaker().passThrough());
         call("Create " + request.providerJobName(), () -> request.kind() == JobKind.TRAINING
                 ? client.createTrainingJob(requests.training(request).toBuilder()
-                        .overrideConfiguration(clients.noRetries()).build())
+                        .overrideConfiguration(creating).build())
                 : client.createProcessingJob(requests.processing(request).toBuilder()
-                        .overrideConfiguration(clients.noRetries()).build()));
+                        .overrideConfiguration(creating).build()));
     }
 
     Optional<Observation> describe(JobKind kind, String region, String name) {

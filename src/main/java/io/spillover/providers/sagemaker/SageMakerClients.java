@@ -46,6 +46,7 @@ final class SageMakerClients implements AutoCloseable {
                     .overrideConfiguration(ClientOverrideConfiguration.builder()
                             .retryStrategy(retries)
                             .apiCallAttemptTimeout(properties.callTimeout())
+                            .addExecutionInterceptor(new PassThroughFields())
                             .build());
             if (properties.endpointOverride() != null) {
                 builder.endpointOverride(properties.endpointOverride());
@@ -72,6 +73,12 @@ final class SageMakerClients implements AutoCloseable {
      */
     AwsRequestOverrideConfiguration noRetries() {
         return noRetries;
+    }
+
+    /** For a create: {@link #noRetries()}, and the job's pass-through fields for {@link PassThroughFields}. */
+    AwsRequestOverrideConfiguration creating(Map<String, Object> passThrough) {
+        return passThrough.isEmpty() ? noRetries
+                : noRetries.toBuilder().putExecutionAttribute(PassThroughFields.FIELDS, passThrough).build();
     }
 
     @Override

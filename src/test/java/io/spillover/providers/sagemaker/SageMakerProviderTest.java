@@ -292,6 +292,102 @@ class SageMakerProviderTest extends ApiTest {
         assertThat(problem.toString()).contains("must be between 7200 and 2419200, not 3600");
     }
 
+    @Test
+    void aBoto3CreateTrainingJobBodyWithInstancePreferencesLaunchesWithTheBodysOwnFields() {
+        String team = team(Map.of("ml.g6e.48xlarge", 2, "ml.g5.12xlarge", 4));
+        JsonNode body = FakeSageMaker.JSON.readTree(("""
+                {"TrainingJobName": "llama-ft-sm",
+                 "AlgorithmSpecification": {"TrainingImage": "%s", "TrainingInputMode": "FastFile",
+                   "ContainerEntrypoint": ["torchrun", "--nproc-per-node", "8"], "ContainerArguments": ["train.py"],
+                   "MetricDefinitions": [{"Name": "loss", "Regex": "loss=([0-9.]+)"}]},
+                 "RoleArn": "arn:aws:iam::111122223333:role/SpeechTraining",
+                 "InputDataConfig": [{"ChannelName": "train", "InputMode": "FastFile", "DataSource": {"S3DataSource": {
+                   "S3DataType": "S3Prefix", "S3Uri": "s3://speech-data/train/",
+                   "S3DataDistributionType": "FullyReplicated"}}}],
+                 "OutputDataConfig": {"S3OutputPath": "s3://speech-models/out", "KmsKeyId": "alias/speech"},
+                 "ResourceConfig": {"InstancePreferences": [
+                     {"InstanceType": "ml.g6e.48xlarge", "InstanceCount": 2},
+                     {"InstanceType": "ml.g5.12xlarge", "InstanceCount": 4}],
+                   "VolumeSizeInGB": 500, "VolumeKmsKeyId": "alias/speech-volumes", "KeepAlivePeriodInSeconds": 600},
+                 "StoppingCondition": {"MaxRuntimeInSeconds": 86400, "MaxPendingTimeInSeconds": 14400},
+                 "HyperParameters": {"epochs": "3", "lr": "0.0001"},
+                 "Environment": {"NCCL_DEBUG": "INFO"},
+                 "CheckpointConfig": {"S3Uri": "s3://speech-models/checkpoints", "LocalPath": "/opt/ml/checkpoints"},
+                 "DebugHookConfig": {"S3OutputPath": "s3://speech-models/debug"},
+                 "EnableNetworkIsolation": true,
+                 "RetryStrategy": {"MaximumRetryAttempts": 2},
+                 "Tags": [{"Key": "project", "Value": "llama"}, {"Key": "spillover:team", "Value": "someone-else"}]}
+                """).formatted(IMAGE));
+
+        JsonNode job = expect(api.post("/api/v1/teams/" + team + "/jobs:sagemaker", body), 201).json();
+        String name = providerName(job, 1);
+        JsonNode create = await().until(() -> SAGEMAKER.requests("CreateTrainingJob", "TrainingJobName", name),
+                l -> !l.isEmpty()).get(0);
+
+        // Everything the body said, but what Spillover decides: the job name, the one type and count it selected
+        // in place of the list, its own pending time, and its tags beside the body's.
+        var expected = (tools.jackson.databind.node.ObjectNode) body.deepCopy();
+        expected.put("TrainingJobName", name);
+        var resources = (tools.jackson.databind.node.ObjectNode) expected.get("ResourceConfig");
+        resources.remove("InstancePreferences");
+        resources.put("InstanceType", "ml.g6e.48xlarge");
+        resources.put("InstanceCount", 2);
+        ((tools.jackson.databind.node.ObjectNode) expected.get("StoppingCondition")).remove("MaxPendingTimeInSeconds");
+        var tags = expected.putArray("Tags");
+        tags.addObject().put("Key", "project").put("Value", "llama");
+        tags.addObject().put("Key", "spillover:job").put("Value", "llama-ft-sm");
+        tags.addObject().put("Key", "spillover:team").put("Value", team);
+        assertThat(create).isEqualTo(expected);
+        assertThat(job.get("maxPendingTimeInSeconds").asLong()).isEqualTo(14400);
+    }
+
+    @Test
+    void aCreateProcessingJobBodyLaunchesWithItsInputsAndOutputsOnTheSelectedType() {
+        String team = team(Map.of("ml.m5.xlarge", 2));
+        JsonNode body = FakeSageMaker.JSON.readTree(("""
+                {"ProcessingJobName": "tokenize",
+                 "AppSpecification": {"ImageUri": "%s", "ContainerEntrypoint": ["python3", "tokenize.py"]},
+                 "RoleArn": "arn:aws:iam::111122223333:role/SpeechProcessing",
+                 "ProcessingResources": {"ClusterConfig": {"InstanceType": "ml.m5.xlarge", "InstanceCount": 2,
+                   "VolumeSizeInGB": 30, "VolumeKmsKeyId": "alias/speech-volumes"}},
+                 "StoppingCondition": {"MaxRuntimeInSeconds": 3600},
+                 "ProcessingInputs": [{"InputName": "raw", "S3Input": {"S3Uri": "s3://speech-data/raw/",
+                   "LocalPath": "/opt/ml/processing/input", "S3DataType": "S3Prefix", "S3InputMode": "File"}}],
+                 "ProcessingOutputConfig": {"Outputs": [{"OutputName": "tokens", "S3Output": {
+                   "S3Uri": "s3://speech-data/tokens/", "LocalPath": "/opt/ml/processing/output",
+                   "S3UploadMode": "EndOfJob"}}]},
+                 "NetworkConfig": {"EnableNetworkIsolation": true}}
+                """).formatted(IMAGE));
+
+        String name = providerName(expect(api.post("/api/v1/teams/" + team + "/jobs:sagemaker", body), 201).json(), 1);
+        JsonNode create = await().until(() -> SAGEMAKER.requests("CreateProcessingJob", "ProcessingJobName", name),
+                l -> !l.isEmpty()).get(0);
+
+        var expected = (tools.jackson.databind.node.ObjectNode) body.deepCopy();
+        expected.put("ProcessingJobName", name);
+        var tags = expected.putArray("Tags");
+        tags.addObject().put("Key", "spillover:job").put("Value", "tokenize");
+        tags.addObject().put("Key", "spillover:team").put("Value", team);
+        assertThat(create).isEqualTo(expected);
+    }
+
+    @Test
+    void anOrdinaryJobsPassThroughFieldsReachItsCreateButNotInPlaceOfWhatSpilloverSelected() {
+        String team = team(Map.of("ml.g6.12xlarge", 1));
+        var body = sageMakerJob("plain-extra", entry("ml.g6.12xlarge", 1));
+        body.put("sagemaker", Map.of("passThrough", Map.of(
+                "CheckpointConfig", Map.of("S3Uri", "s3://speech-models/checkpoints"),
+                "ResourceConfig", Map.of("InstanceType", "ml.p5.48xlarge", "KeepAlivePeriodInSeconds", 300))));
+        String name = providerName(submit(team, body), 1);
+
+        JsonNode create = await().until(() -> SAGEMAKER.requests("CreateTrainingJob", "TrainingJobName", name),
+                l -> !l.isEmpty()).get(0);
+
+        assertThat(create.get("CheckpointConfig").toString()).isEqualTo("{\"S3Uri\":\"s3://speech-models/checkpoints\"}");
+        assertThat(create.get("ResourceConfig").toString()).isEqualTo("{\"InstanceType\":\"ml.g6.12xlarge\","
+                + "\"InstanceCount\":1,\"VolumeSizeInGB\":50,\"KeepAlivePeriodInSeconds\":300}");
+    }
+
     private static Map<String, Object> sageMakerJob(String name, Map<String, Object>... entries) {
         var body = job(name, entries);
         body.remove("local");
