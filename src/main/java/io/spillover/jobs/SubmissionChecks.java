@@ -1,5 +1,7 @@
 package io.spillover.jobs;
 
+import io.spillover.capacity.CapacityService;
+import io.spillover.capacity.OfferingLimits;
 import io.spillover.placement.PlanState;
 import io.spillover.placement.PreferenceList;
 import io.spillover.placement.RequestedEntry;
@@ -25,7 +27,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Every rule a job request must pass, at once: the body's own fields, then (with the profile's list when it
- * names one) the placement core's rules against the team's quota and the plans it may use.
+ * names one) the placement core's rules against the team's quota and the plans it may use, then, under a provider
+ * that reads its account's limits, that no entry asks for what the account can never give.
  */
 @Component
 class SubmissionChecks {
@@ -36,9 +39,11 @@ class SubmissionChecks {
     private final PlanService plans;
     private final SubmissionRules rules;
     private final JobLimits limits;
+    private final CapacityService capacity;
 
     SubmissionChecks(TeamService teams, Validation validation, ProfileService profiles, PlanService plans,
-                     SubmissionRules rules, JobLimits limits) {
+                     SubmissionRules rules, JobLimits limits, CapacityService capacity) {
+        this.capacity = capacity;
         this.teams = teams;
         this.validation = validation;
         this.profiles = profiles;
@@ -63,7 +68,7 @@ class SubmissionChecks {
      * asked for), for a batch of requests checked against the same state.
      */
     ForTeam forTeam(String team) {
-        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team));
+        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team), capacity.limits());
     }
 
     final class ForTeam {
@@ -72,8 +77,11 @@ class SubmissionChecks {
         private final TeamState state;
         private final Map<String, PlanState> visiblePlans;
         private final Map<String, Optional<ProfileView>> profilesRead = new HashMap<>();
+        private final Optional<OfferingLimits> accountLimits;
 
-        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans) {
+        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans,
+                        Optional<OfferingLimits> accountLimits) {
+            this.accountLimits = accountLimits;
             this.team = team;
             this.state = state;
             this.visiblePlans = visiblePlans;
@@ -117,6 +125,9 @@ class SubmissionChecks {
                     requires), state, visiblePlans);
             String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
             checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
+            if (checked.accepted() && request.kind() != null) {
+                neverRuns(request, checked, from, violations);
+            }
             if (!violations.isEmpty()) {
                 throw new InvalidRequestException(violations);
             }
@@ -124,6 +135,23 @@ class SubmissionChecks {
                     maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
                     profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans,
                     patience);
+        }
+
+        /**
+         * An entry the account can never serve (no offering, a quota of 0, a count above the quota) is refused,
+         * naming the entry, even when another entry could run: SageMaker checks every entry of its own lists
+         * so, and a list that would only ever use its later entries says something its author did not mean.
+         */
+        private void neverRuns(JobRequest request, SubmissionRules.Result checked, String from,
+                               List<Violation> violations) {
+            accountLimits.ifPresent(account -> {
+                var entries = checked.preferences().entries();
+                for (int i = 0; i < entries.size(); i++) {
+                    int index = i;
+                    account.neverRuns(request.kind(), entries.get(i)).ifPresent(why -> violations.add(
+                            new Violation("instancePreferences[" + index + "]", from + why + "; it can never run")));
+                }
+            });
         }
     }
 }

@@ -162,6 +162,7 @@ class IsolationTest extends ApiTest {
                 Map.of("displayName", "Team A")));
         samples.put("PUT /api/v1/admin/teams/{team}/quotas", fixed("/api/v1/admin/teams/" + teamA + "/quotas",
                 Map.of("instanceLimits", Map.of(M5, 4))));
+        samples.put("POST /api/v1/admin/capacity/refresh", fixed("/api/v1/admin/capacity/refresh", null));
         samples.put("PUT /api/v1/admin/fleet/{region}/{instanceType}", fixed("/api/v1/admin/fleet/us-east-1/" + M5,
                 Map.of("onDemandCapacity", 0)));
         samples.put("GET /api/v1/admin/audit", fixed("/api/v1/admin/audit", null));
