@@ -137,6 +137,18 @@ class QuotaDrivenCapacityTest extends ApiTest {
     }
 
     @Test
+    void aBatchItemThatCanNeverRunRefusesTheBatchNamingTheItemsEntry() {
+        String team = team(Map.of(P5, 4, P4D, 8));
+        var batch = List.of(sageMakerJob("fits", entry(P4D, 4)), sageMakerJob("never", entry(P5, 2), entry(P4D, 8)));
+
+        JsonNode problem = expect(api.post("/api/v1/teams/" + team + "/jobs:batch", Map.of("jobs", batch)), 400).json();
+
+        assertThat(errors(problem)).containsExactly("jobs[1].instancePreferences[1]: the account's applied service"
+                + " quota 'ml.p4d.24xlarge for training job usage' in us-east-1 is 4 instances, not 8; it can never run");
+        assertThat(expect(api.get("/api/v1/teams/" + team + "/jobs"), 200).json().get("items")).isEmpty();
+    }
+
+    @Test
     void anEntryFullOnlyForNowWaitsAndRunsWhenTheOutsideJobEnds() {
         AWS.outsideJob("someone-elses-run", P5, 2);
         refresh();
