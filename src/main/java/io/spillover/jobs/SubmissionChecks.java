@@ -43,13 +43,13 @@ class SubmissionChecks {
 
     SubmissionChecks(TeamService teams, Validation validation, ProfileService profiles, PlanService plans,
                      SubmissionRules rules, JobLimits limits, CapacityService capacity) {
-        this.capacity = capacity;
         this.teams = teams;
         this.validation = validation;
         this.profiles = profiles;
         this.plans = plans;
         this.rules = rules;
         this.limits = limits;
+        this.capacity = capacity;
     }
 
     /** A request that passed every rule, with what its profile filled in. */
@@ -81,10 +81,10 @@ class SubmissionChecks {
 
         private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans,
                         Optional<OfferingLimits> accountLimits) {
-            this.accountLimits = accountLimits;
             this.team = team;
             this.state = state;
             this.visiblePlans = visiblePlans;
+            this.accountLimits = accountLimits;
         }
 
         /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */

@@ -137,6 +137,11 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         return "http://localhost:" + server.port();
     }
 
+    /**
+     * Forgets jobs, plans, faults and the record; the account's quotas stay, because Spillover may read them at
+     * any moment (its refresh timer runs from startup) and a reading between a reset and a test setting them
+     * again would zero its offerings.
+     */
     void reset() {
         jobs.clear();
         plans.clear();
