@@ -2,7 +2,10 @@ package io.spillover.jobs;
 
 import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.OfferingLimits;
+import io.spillover.catalog.Catalog;
+import io.spillover.catalog.JobKind;
 import io.spillover.placement.PlanState;
+import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
 import io.spillover.placement.RequestedEntry;
 import io.spillover.placement.Requirements;
@@ -40,9 +43,10 @@ class SubmissionChecks {
     private final SubmissionRules rules;
     private final JobLimits limits;
     private final CapacityService capacity;
+    private final Catalog catalog;
 
     SubmissionChecks(TeamService teams, Validation validation, ProfileService profiles, PlanService plans,
-                     SubmissionRules rules, JobLimits limits, CapacityService capacity) {
+                     SubmissionRules rules, JobLimits limits, CapacityService capacity, Catalog catalog) {
         this.teams = teams;
         this.validation = validation;
         this.profiles = profiles;
@@ -50,6 +54,7 @@ class SubmissionChecks {
         this.rules = rules;
         this.limits = limits;
         this.capacity = capacity;
+        this.catalog = catalog;
     }
 
     /** A request that passed every rule, with what its profile filled in. */
@@ -125,8 +130,8 @@ class SubmissionChecks {
                     requires), state, visiblePlans);
             String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
             checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
-            if (checked.accepted() && request.kind() != null) {
-                neverRuns(request, checked, from, violations);
+            if (request.kind() != null && entries != null) {
+                neverRuns(request.kind(), entries, count, from, violations);
             }
             if (!violations.isEmpty()) {
                 throw new InvalidRequestException(violations);
@@ -141,15 +146,25 @@ class SubmissionChecks {
          * An entry the account can never serve (no offering, a quota of 0, a count above the quota) is refused,
          * naming the entry, even when another entry could run: SageMaker checks every entry of its own lists
          * so, and a list that would only ever use its later entries says something its author did not mean.
+         * Entries the rules above refuse for their type, region or count are left to those rules' words.
          */
-        private void neverRuns(JobRequest request, SubmissionRules.Result checked, String from,
+        private void neverRuns(JobKind kind, List<RequestedEntry> entries, Integer jobCount, String from,
                                List<Violation> violations) {
             accountLimits.ifPresent(account -> {
-                var entries = checked.preferences().entries();
-                for (int i = 0; i < entries.size(); i++) {
-                    int index = i;
-                    account.neverRuns(request.kind(), entries.get(i)).ifPresent(why -> violations.add(
-                            new Violation("instancePreferences[" + index + "]", from + why + "; it can never run")));
+                for (int i = 0; i < entries.size() && i < PreferenceList.MAX_ENTRIES; i++) {
+                    RequestedEntry raw = entries.get(i);
+                    if (raw == null || raw.trainingPlan() != null || raw.instanceType() == null
+                            || !catalog.contains(raw.instanceType()) || !catalog.get(raw.instanceType()).suits(kind)) {
+                        continue;
+                    }
+                    Integer count = raw.instanceCount() != null ? raw.instanceCount() : jobCount;
+                    String region = raw.region() != null ? raw.region() : rules.limits().defaultRegion();
+                    if (count == null || count < 1 || !rules.limits().regions().contains(region)) {
+                        continue;
+                    }
+                    String field = "instancePreferences[" + i + "]";
+                    account.neverRuns(kind, new PreferenceEntry(raw.instanceType(), count, region, null))
+                            .ifPresent(why -> violations.add(new Violation(field, from + why + "; it can never run")));
                 }
             });
         }
