@@ -3,19 +3,26 @@ package io.spillover.providers.sagemaker;
 import io.spillover.catalog.Catalog;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.servicequotas.model.ListAwsDefaultServiceQuotasRequest;
 import software.amazon.awssdk.services.servicequotas.model.ListServiceQuotasRequest;
 import software.amazon.awssdk.services.servicequotas.model.ServiceQuota;
 
 /**
- * The account's applied SageMaker quotas of instance types, read with ListServiceQuotas (service code
- * {@code sagemaker}, every page). Quotas are named per type and job kind: "ml.p5.48xlarge for training job
- * usage", "ml.p5.48xlarge for processing job usage"; other SageMaker quotas, and types the catalog does not
- * know, are left out.
+ * The account's SageMaker quotas of instance types: AWS's defaults (ListAWSDefaultServiceQuotas, read once per
+ * region: they change only with AWS), overridden by the applied values (ListServiceQuotas, every reading), both
+ * for service code {@code sagemaker} and every page. ListServiceQuotas leaves out a quota whose applied value is
+ * not available, so the default stands for it. Quotas are named per type and job kind: "ml.p5.48xlarge for
+ * training job usage", "ml.p5.48xlarge for processing job usage"; other SageMaker quotas, and types the catalog
+ * does not know, are left out.
  */
 final class ServiceQuotas {
 
+    private static final Logger log = LoggerFactory.getLogger(ServiceQuotas.class);
     static final String SERVICE_CODE = "sagemaker";
     private static final Pattern INSTANCE_QUOTA = Pattern.compile("(ml\\.[a-z0-9.-]+) for (training|processing) job usage");
 
@@ -29,19 +36,42 @@ final class ServiceQuotas {
 
     private final SageMakerClients clients;
     private final Catalog catalog;
+    private final Map<String, Map<String, TypeQuotas>> defaults = new ConcurrentHashMap<>();
 
     ServiceQuotas(SageMakerClients clients, Catalog catalog) {
         this.clients = clients;
         this.catalog = catalog;
     }
 
-    /** By instance type, the account's applied quotas in the region; throws when the region cannot be read. */
+    /**
+     * By instance type, the account's quotas in the region; throws when the applied quotas cannot be read. AWS's
+     * defaults that cannot be read are done without (and asked for again next time).
+     */
     Map<String, TypeQuotas> read(String region) {
-        var byType = new TreeMap<String, TypeQuotas>();
-        clients.quotasIn(region).listServiceQuotasPaginator(ListServiceQuotasRequest.builder()
+        var client = clients.quotasIn(region);
+        var byType = new TreeMap<>(defaults(region));
+        client.listServiceQuotasPaginator(ListServiceQuotasRequest.builder()
                         .serviceCode(SERVICE_CODE).maxResults(100).build())
                 .quotas().forEach(quota -> add(quota, byType));
         return byType;
+    }
+
+    private Map<String, TypeQuotas> defaults(String region) {
+        Map<String, TypeQuotas> known = defaults.get(region);
+        if (known != null) {
+            return known;
+        }
+        try {
+            var byType = new TreeMap<String, TypeQuotas>();
+            clients.quotasIn(region).listAWSDefaultServiceQuotasPaginator(ListAwsDefaultServiceQuotasRequest.builder()
+                            .serviceCode(SERVICE_CODE).maxResults(100).build())
+                    .quotas().forEach(quota -> add(quota, byType));
+            defaults.put(region, Map.copyOf(byType));
+            return byType;
+        } catch (RuntimeException e) {
+            log.warn("AWS's default SageMaker quotas in {} not read; applied quotas only: {}", region, e.getMessage());
+            return Map.of();
+        }
     }
 
     private void add(ServiceQuota quota, Map<String, TypeQuotas> byType) {

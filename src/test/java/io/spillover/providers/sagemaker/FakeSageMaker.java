@@ -42,7 +42,8 @@ import tools.jackson.databind.node.ObjectNode;
  * 500s, lost answers, capacity errors) and read the requests from WireMock's journal.
  *
  * <p>It answers Service Quotas too, in the same JSON 1.1 protocol ({@code X-Amz-Target:
- * ServiceQuotasV20190624.ListServiceQuotas}), from the quotas a test sets per region (the region is read from the
+ * ServiceQuotasV20190624.ListServiceQuotas} and {@code ...ListAWSDefaultServiceQuotas}), from the applied and
+ * default quotas a test sets per region (the region is read from the
  * request's SigV4 credential scope, as AWS routes it), a few quotas a page so that paging is exercised.
  *
  * <p>It also keeps the provider's own record, which outlives any Spillover process that called it: every
@@ -107,6 +108,8 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     private final Map<String, ObjectNode> plans = new ConcurrentHashMap<>();
     /** By region, the applied quotas by name ("ml.p5.48xlarge for training job usage"). */
     private final Map<String, Map<String, Double>> quotas = new ConcurrentHashMap<>();
+    /** By region, AWS's default quotas by name, as ListAWSDefaultServiceQuotas answers them. */
+    private final Map<String, Map<String, Double>> defaultQuotas = new ConcurrentHashMap<>();
     /** Quotas per ListServiceQuotas page at most, whatever MaxResults asks. */
     static final int QUOTA_PAGE = 2;
     private final Map<String, Deque<Injected>> injected = new ConcurrentHashMap<>();
@@ -276,6 +279,12 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         applied.put(instanceType + " for " + kind + " job usage", value);
     }
 
+    /** AWS's default quota of a type for a kind in a region, which ListServiceQuotas does not list when unapplied. */
+    void defaultQuota(String region, String instanceType, String kind, double value) {
+        defaultQuotas.computeIfAbsent(region, r -> new java.util.concurrent.ConcurrentSkipListMap<>())
+                .put(instanceType + " for " + kind + " job usage", value);
+    }
+
     /** A training job someone started outside Spillover (not named spl-*), in progress on SageMaker. */
     void outsideJob(String name, String instanceType, int instanceCount) {
         ObjectNode request = JSON.createObjectNode();
@@ -360,16 +369,24 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         };
     }
 
-    /** Service Quotas' ListServiceQuotas: the region's applied quotas of a service, in pages, by quota name. */
+    /**
+     * Service Quotas' ListServiceQuotas (the region's applied quotas of a service) and ListAWSDefaultServiceQuotas
+     * (AWS's defaults), in pages, by quota name.
+     */
     private ResponseDefinition serviceQuotas(String operation, JsonNode body, String region) {
-        if (!operation.equals("ListServiceQuotas")) {
+        Map<String, Map<String, Double>> source = switch (operation) {
+            case "ListServiceQuotas" -> quotas;
+            case "ListAWSDefaultServiceQuotas" -> defaultQuotas;
+            default -> null;
+        };
+        if (source == null) {
             return error(400, "UnknownOperationException", "fake Service Quotas does not know " + operation);
         }
         if (!body.path("ServiceCode").asString("").equals("sagemaker")) {
             return error(400, "NoSuchResourceException", "The request failed because the specified service does"
                     + " not exist.");
         }
-        var applied = new ArrayList<>(quotas.getOrDefault(region, Map.of()).entrySet());
+        var applied = new ArrayList<>(source.getOrDefault(region, Map.of()).entrySet());
         int from = body.has("NextToken") ? Integer.parseInt(body.get("NextToken").asString()) : 0;
         int size = Math.min(QUOTA_PAGE, body.path("MaxResults").asInt(100));
         ObjectNode out = JSON.createObjectNode();

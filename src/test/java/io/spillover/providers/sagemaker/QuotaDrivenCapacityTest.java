@@ -40,6 +40,7 @@ class QuotaDrivenCapacityTest extends ApiTest {
     static final String G6E = "ml.g6e.48xlarge";
     static final String TRN1 = "ml.trn1.32xlarge";
     static final String M5 = "ml.m5.xlarge";
+    static final String G5 = "ml.g5.12xlarge";
     static final String IMAGE = "111122223333.dkr.ecr.us-east-1.amazonaws.com/train:1";
     static final FakeSageMaker AWS;
 
@@ -47,6 +48,9 @@ class QuotaDrivenCapacityTest extends ApiTest {
         System.setProperty("aws.accessKeyId", "AKIAIOSFODNN7EXAMPLE");
         System.setProperty("aws.secretAccessKey", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
         AWS = new FakeSageMaker();
+        // AWS's defaults are read once, at the first reading after startup
+        AWS.defaultQuota("us-east-1", P5, "training", 0);
+        AWS.defaultQuota("us-east-1", G5, "training", 2);
     }
 
     @Autowired
@@ -137,6 +141,20 @@ class QuotaDrivenCapacityTest extends ApiTest {
     }
 
     @Test
+    void anEntryThatCanNeverRunIsReportedBesideTheOtherBrokenRules() {
+        String team = team(Map.of(P5, 1, G6E, 8));
+
+        JsonNode problem = expect(api.post("/api/v1/teams/" + team + "/jobs",
+                sageMakerJob("two-wrongs", entry(P5, 2), entry(G6E, 8))), 400).json();
+
+        assertThat(errors(problem)).containsExactlyInAnyOrder(
+                "instancePreferences[0].instanceCount: team quota for ml.p5.48xlarge allows 1 instances, not 2",
+                "instancePreferences[1]: no offering of ml.g6e.48xlarge in us-east-1: the account's service quotas"
+                        + " there list no 'ml.g6e.48xlarge for training job usage' and no fleet entry declares it;"
+                        + " it can never run");
+    }
+
+    @Test
     void aBatchItemThatCanNeverRunRefusesTheBatchNamingTheItemsEntry() {
         String team = team(Map.of(P5, 4, P4D, 8));
         var batch = List.of(sageMakerJob("fits", entry(P4D, 4)), sageMakerJob("never", entry(P5, 2), entry(P4D, 8)));
@@ -212,6 +230,17 @@ class QuotaDrivenCapacityTest extends ApiTest {
         assertThat(tokens).containsExactly("-", "2", "4", "6");
         assertThat(AWS.quotaRequests()).allSatisfy(r -> assertThat(r.get("ServiceCode").asString())
                 .isEqualTo("sagemaker"));
+    }
+
+    @Test
+    void aTypeWhoseAppliedQuotaIsNotListedTakesAwsDefaultAndAnAppliedQuotaWinsOverIt() {
+        JsonNode defaulted = offering(G5);
+        JsonNode applied = offering(P5);
+
+        assertThat(defaulted.get("limitSource").asString()).isEqualTo("quota");
+        assertThat(defaulted.get("trainingQuota").asInt()).isEqualTo(2);
+        assertThat(defaulted.get("total").asInt()).isEqualTo(2);
+        assertThat(applied.get("trainingQuota").asInt()).isEqualTo(2);
     }
 
     @Test
