@@ -6,22 +6,25 @@ import io.spillover.system.Access;
 import java.time.Instant;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
 class CapacityController {
 
     private final CapacityService capacity;
+    private final CapacityRefresh refresh;
     private final Callers callers;
 
-    CapacityController(CapacityService capacity, Callers callers) {
+    CapacityController(CapacityService capacity, CapacityRefresh refresh, Callers callers) {
         this.capacity = capacity;
+        this.refresh = refresh;
         this.callers = callers;
     }
 
     /**
-     * Offerings with their total, use, free instances and any unavailable mark: all of them for platform
-     * admins, for anyone else those their teams may use.
+     * Offerings with their total, use, free instances, any unavailable mark and where the total came from: all
+     * of them for platform admins, for anyone else those their teams may use.
      */
     @GetMapping("/api/v1/capacity")
     @Access(Access.Level.AUTHENTICATED)
@@ -32,12 +35,32 @@ class CapacityController {
         return offerings.stream().map(OfferingView::of).toList();
     }
 
+    /**
+     * Reads the account's limits now, instead of at the next scheduled refresh; 503 when no served region could
+     * be read. Under a provider whose offerings are all declared it does nothing.
+     */
+    @PostMapping("/api/v1/admin/capacity/refresh")
+    @Access(Access.Level.PLATFORM_ADMIN)
+    CapacityRefresh.Result refresh() {
+        return refresh.refresh();
+    }
+
+    /**
+     * @param limitSource where {@code total} came from: {@code declared}, {@code quota}, {@code learned}, or
+     *                    {@code plan} for a training plan's offering
+     */
     record OfferingView(String provider, String region, String instanceType, String source, int total, int inUse,
-                        int available, Instant unavailableUntil, String unavailableCause) {
+                        int available, Instant unavailableUntil, String unavailableCause, String limitSource,
+                        Integer trainingQuota, Integer processingQuota, Integer outsideUse) {
 
         static OfferingView of(Offering o) {
             return new OfferingView(o.provider(), o.key().region(), o.key().instanceType(), o.key().source(),
-                    o.total(), o.inUse(), o.available(), o.unavailableUntil(), o.unavailableCause());
+                    o.total(), o.inUse(), o.available(), o.unavailableUntil(), o.unavailableCause(),
+                    limitSource(o), o.trainingQuota(), o.processingQuota(), o.outsideUse());
+        }
+
+        static String limitSource(Offering o) {
+            return o.key().isPlan() ? "plan" : o.limitSource().value();
         }
     }
 }

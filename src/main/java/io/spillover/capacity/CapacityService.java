@@ -1,6 +1,7 @@
 package io.spillover.capacity;
 
 import io.spillover.catalog.Catalog;
+import io.spillover.catalog.JobKind;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.OfferingState;
@@ -10,11 +11,15 @@ import io.spillover.system.Access;
 import io.spillover.system.Change;
 import io.spillover.tenancy.TeamUsage;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -83,14 +88,55 @@ public class CapacityService implements SmartInitializingSingleton {
         return offerings.find(key).orElseThrow();
     }
 
-    /** The provider's declared fleet wins at startup; changes made at run time last until the next start. */
+    /**
+     * The limits submissions are held to, under a provider that reads its account's limits; empty under one
+     * whose offerings are all declared (the local provider, where an admin may add capacity at any time).
+     */
+    @Transactional(readOnly = true)
+    public Optional<OfferingLimits> limits() {
+        if (provider.limitRefreshInterval().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new OfferingLimits(offerings.all(), offerings.quotaReadings().keySet()));
+    }
+
+    /**
+     * The provider's declared fleet wins at startup; changes made at run time last until the next start. Under a
+     * provider that reads its account's limits, an offering declared before and not now follows them again.
+     */
     @Override
     public void afterSingletonsInstantiated() {
+        var declaredKeys = new HashSet<OfferingKey>();
         for (FleetOffering declared : provider.fleet()) {
-            offerings.setTotal(OfferingKey.onDemand(declared.region(), declared.instanceType()),
-                    declared.onDemandCapacity());
+            OfferingKey key = OfferingKey.onDemand(declared.region(), declared.instanceType());
+            offerings.declare(key, declared.onDemandCapacity());
+            declaredKeys.add(key);
         }
-        log.info("Fleet of the {} provider: {} on-demand offerings", provider.name(), provider.fleet().size());
+        if (provider.limitRefreshInterval().isPresent()) {
+            offerings.all().stream().filter(o -> !o.key().isPlan() && !declaredKeys.contains(o.key()))
+                    .forEach(o -> offerings.undeclare(o.key()));
+        }
+        log.info("Fleet of the {} provider: {} declared on-demand offerings{}", provider.name(),
+                provider.fleet().size(), provider.limitRefreshInterval().isPresent()
+                        ? "; the others follow the account's service quotas" : "");
+    }
+
+    /** The account's limit as a refused launch stated it; a declared offering keeps its total. */
+    @EventListener
+    @Transactional
+    public void on(AccountLimitLearned learned) {
+        OfferingKey key = OfferingKey.onDemand(learned.region(), learned.instanceType());
+        Optional<Offering> known = offerings.find(key);
+        Integer training = known.map(Offering::trainingQuota).orElse(null);
+        Integer processing = known.map(Offering::processingQuota).orElse(null);
+        int outside = known.map(Offering::outsideUse).orElse(0);
+        var limit = learned.kind() == JobKind.TRAINING
+                ? new AccountLimit(learned.region(), learned.instanceType(), learned.limit(), processing, outside)
+                : new AccountLimit(learned.region(), learned.instanceType(), training, learned.limit(), outside);
+        if (offerings.applyLimit(limit, Offering.LimitSource.LEARNED)) {
+            log.info("Learned the account's limit of {} for {} jobs in {}: {} instances", learned.instanceType(),
+                    learned.kind().name().toLowerCase(Locale.ROOT), learned.region(), learned.limit());
+        }
     }
 
     /** Lifts an unavailable mark before its time (an admin knows the capacity is back) and wakes the queue. */
@@ -120,7 +166,7 @@ public class CapacityService implements SmartInitializingSingleton {
             throw new InvalidRequestException(violations);
         }
         OfferingKey key = OfferingKey.onDemand(region, instanceType);
-        Offering offering = offerings.setTotal(key, capacity);
+        Offering offering = offerings.declare(key, capacity);
         events.publishEvent(new CapacityChanged(key, CapacityChanged.Cause.TOTAL_CHANGED));
         return offering;
     }

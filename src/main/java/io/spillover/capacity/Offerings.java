@@ -7,7 +7,9 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -22,7 +24,8 @@ import org.springframework.transaction.annotation.Transactional;
 public class Offerings {
 
     private static final String COLUMNS =
-            "id, provider, region, instance_type, source, total, in_use, unavailable_until, unavailable_cause";
+            "id, provider, region, instance_type, source, total, in_use, unavailable_until, unavailable_cause,"
+                    + " limit_source, training_quota, processing_quota, outside_use";
 
     private final JdbcClient jdbc;
     private final String provider;
@@ -55,6 +58,58 @@ public class Offerings {
                         + " ON CONFLICT (provider, region, instance_type, source) DO UPDATE SET total = excluded.total")
                 .params(provider, key.region(), key.instanceType(), key.source(), total).update();
         return find(key).orElseThrow();
+    }
+
+    /** Sets a declared total (a fleet table entry, an admin): no quota reading changes it. */
+    @Transactional
+    public Offering declare(OfferingKey key, int total) {
+        jdbc.sql("INSERT INTO offerings (provider, region, instance_type, source, total) VALUES (?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (provider, region, instance_type, source) DO UPDATE SET total = excluded.total,"
+                        + " limit_source = 'declared', training_quota = NULL, processing_quota = NULL, outside_use = NULL")
+                .params(provider, key.region(), key.instanceType(), key.source(), total).update();
+        return find(key).orElseThrow();
+    }
+
+    /**
+     * Sets an on-demand offering's total from the account's limit, creating it when new; a declared offering is
+     * left as it is. Answers whether the offering follows the limit.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean applyLimit(AccountLimit limit, Offering.LimitSource source) {
+        return jdbc.sql("INSERT INTO offerings (provider, region, instance_type, source, total, limit_source,"
+                        + " training_quota, processing_quota, outside_use) VALUES (?, ?, ?, 'on-demand', ?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (provider, region, instance_type, source) DO UPDATE SET total = excluded.total,"
+                        + " limit_source = excluded.limit_source, training_quota = excluded.training_quota,"
+                        + " processing_quota = excluded.processing_quota, outside_use = excluded.outside_use"
+                        + " WHERE offerings.limit_source <> 'declared'")
+                .params(provider, limit.region(), limit.instanceType(), limit.total(), source.value(),
+                        limit.trainingQuota(), limit.processingQuota(), limit.outsideUse())
+                .update() > 0;
+    }
+
+    /** A declared on-demand offering no longer declared: its total follows the account's limits from now on. */
+    @Transactional
+    public void undeclare(OfferingKey key) {
+        jdbc.sql("UPDATE offerings SET limit_source = 'quota' WHERE provider = ? AND region = ? AND instance_type = ?"
+                        + " AND source = 'on-demand' AND limit_source = 'declared'")
+                .params(provider, key.region(), key.instanceType()).update();
+    }
+
+    /** Records that a region's quotas were read at {@code at}. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void quotasRead(String region, Instant at) {
+        jdbc.sql("INSERT INTO quota_readings (provider, region, read_at) VALUES (?, ?, ?)"
+                        + " ON CONFLICT (provider, region) DO UPDATE SET read_at = excluded.read_at")
+                .params(provider, region, Timestamp.from(at)).update();
+    }
+
+    /** The regions whose quotas were ever read, with when they were last. */
+    public Map<String, Instant> quotaReadings() {
+        var readings = new TreeMap<String, Instant>();
+        jdbc.sql("SELECT region, read_at FROM quota_readings WHERE provider = ?").param(provider)
+                .query((rs, n) -> Map.entry(rs.getString(1), rs.getTimestamp(2).toInstant())).list()
+                .forEach(e -> readings.put(e.getKey(), e.getValue()));
+        return readings;
     }
 
     /** Books {@code count} instances; must join the caller's transaction, which rolls back on refusal. */
@@ -112,6 +167,8 @@ public class Offerings {
         return new Offering(rs.getLong("id"), rs.getString("provider"),
                 new OfferingKey(rs.getString("region"), rs.getString("instance_type"), rs.getString("source")),
                 rs.getInt("total"), rs.getInt("in_use"), until == null ? null : until.toInstant(),
-                rs.getString("unavailable_cause"));
+                rs.getString("unavailable_cause"), Offering.LimitSource.of(rs.getString("limit_source")),
+                (Integer) rs.getObject("training_quota"), (Integer) rs.getObject("processing_quota"),
+                (Integer) rs.getObject("outside_use"));
     }
 }

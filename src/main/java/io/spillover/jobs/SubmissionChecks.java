@@ -1,6 +1,11 @@
 package io.spillover.jobs;
 
+import io.spillover.capacity.CapacityService;
+import io.spillover.capacity.OfferingLimits;
+import io.spillover.catalog.Catalog;
+import io.spillover.catalog.JobKind;
 import io.spillover.placement.PlanState;
+import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
 import io.spillover.placement.RequestedEntry;
 import io.spillover.placement.Requirements;
@@ -28,8 +33,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Every rule a job request must pass, at once: the body's own fields, then (with the profile's list when it
- * names one) the placement core's rules against the team's quota and the plans it may use, and the provider's
- * settling of its settings (under SageMaker: a role the team may use, an output location).
+ * names one) the placement core's rules against the team's quota and the plans it may use, the provider's
+ * settling of its settings (under SageMaker: a role the team may use, an output location), and, under a provider
+ * that reads its account's limits, that no entry asks for what the account can never give.
  */
 @Component
 class SubmissionChecks {
@@ -41,9 +47,12 @@ class SubmissionChecks {
     private final SubmissionRules rules;
     private final JobLimits limits;
     private final CapacityProvider provider;
+    private final CapacityService capacity;
+    private final Catalog catalog;
 
     SubmissionChecks(TeamService teams, Validation validation, ProfileService profiles, PlanService plans,
-                     SubmissionRules rules, JobLimits limits, CapacityProvider provider) {
+                     SubmissionRules rules, JobLimits limits, CapacityProvider provider, CapacityService capacity,
+                     Catalog catalog) {
         this.teams = teams;
         this.validation = validation;
         this.profiles = profiles;
@@ -51,6 +60,8 @@ class SubmissionChecks {
         this.rules = rules;
         this.limits = limits;
         this.provider = provider;
+        this.capacity = capacity;
+        this.catalog = catalog;
     }
 
     /**
@@ -72,7 +83,8 @@ class SubmissionChecks {
      * profiles as they are asked for), for a batch of requests checked against the same state.
      */
     ForTeam forTeam(String team) {
-        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team), provider.jobSettings(team));
+        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team), provider.jobSettings(team),
+                capacity.limits());
     }
 
     final class ForTeam {
@@ -82,12 +94,15 @@ class SubmissionChecks {
         private final Map<String, PlanState> visiblePlans;
         private final JobSettings jobSettings;
         private final Map<String, Optional<ProfileView>> profilesRead = new HashMap<>();
+        private final Optional<OfferingLimits> accountLimits;
 
-        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans, JobSettings jobSettings) {
+        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans, JobSettings jobSettings,
+                        Optional<OfferingLimits> accountLimits) {
             this.team = team;
             this.state = state;
             this.visiblePlans = visiblePlans;
             this.jobSettings = jobSettings;
+            this.accountLimits = accountLimits;
         }
 
         /** The checked request; {@link InvalidRequestException} with every violation when it fails a rule. */
@@ -133,6 +148,9 @@ class SubmissionChecks {
             if (settled != null && violations.stream().noneMatch(v -> v.field().startsWith("sagemaker."))) {
                 violations.addAll(settled.violations()); // only once the job's own values have the right shape
             }
+            if (request.kind() != null && entries != null) {
+                neverRuns(request.kind(), entries, count, from, violations);
+            }
             if (!violations.isEmpty()) {
                 throw new InvalidRequestException(violations);
             }
@@ -140,6 +158,33 @@ class SubmissionChecks {
                     maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
                     profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans,
                     patience, settled.sagemaker());
+        }
+
+        /**
+         * An entry the account can never serve (no offering, a quota of 0, a count above the quota) is refused,
+         * naming the entry, even when another entry could run: SageMaker checks every entry of its own lists
+         * so, and a list that would only ever use its later entries says something its author did not mean.
+         * Entries the rules above refuse for their type, region or count are left to those rules' words.
+         */
+        private void neverRuns(JobKind kind, List<RequestedEntry> entries, Integer jobCount, String from,
+                               List<Violation> violations) {
+            accountLimits.ifPresent(account -> {
+                for (int i = 0; i < entries.size() && i < PreferenceList.MAX_ENTRIES; i++) {
+                    RequestedEntry raw = entries.get(i);
+                    if (raw == null || raw.trainingPlan() != null || raw.instanceType() == null
+                            || !catalog.contains(raw.instanceType()) || !catalog.get(raw.instanceType()).suits(kind)) {
+                        continue;
+                    }
+                    Integer count = raw.instanceCount() != null ? raw.instanceCount() : jobCount;
+                    String region = raw.region() != null ? raw.region() : rules.limits().defaultRegion();
+                    if (count == null || count < 1 || !rules.limits().regions().contains(region)) {
+                        continue;
+                    }
+                    String field = "instancePreferences[" + i + "]";
+                    account.neverRuns(kind, new PreferenceEntry(raw.instanceType(), count, region, null))
+                            .ifPresent(why -> violations.add(new Violation(field, from + why + "; it can never run")));
+                }
+            });
         }
     }
 }

@@ -216,6 +216,8 @@ class AuditTrailTest extends ApiTest {
         }, "register training plan", () -> "training-plans/" + created[0]));
         samples.put("POST /api/v1/admin/training-plans/sync", new Sample(() -> "/api/v1/admin/training-plans/sync",
                 () -> null, "sync training plans", () -> "training-plans"));
+        samples.put("POST /api/v1/admin/capacity/refresh", new Sample(() -> "/api/v1/admin/capacity/refresh",
+                () -> null, "refresh capacity", () -> "capacity"));
         samples.put("PUT /api/v1/admin/fleet/{region}/{instanceType}", new Sample(
                 () -> "/api/v1/admin/fleet/us-east-1/" + M5, () -> Map.of("onDemandCapacity", 0),
                 "set on-demand capacity", () -> "fleet/us-east-1/" + M5));

@@ -93,6 +93,7 @@ class FailoverChaosIT {
                 "--spillover.sagemaker.role-arn=arn:aws:iam::111122223333:role/SpilloverJobs",
                 "--spillover.sagemaker.output-s3-uri=s3://spillover-artifacts/out",
                 "--spillover.sagemaker.endpoint-override=" + sageMaker.endpoint(),
+                "--spillover.sagemaker.quota-endpoint-override=" + sageMaker.endpoint(),
                 "--spillover.sagemaker.status-interval=200ms",
                 "--spillover.sagemaker.plan-sync-interval=1h",
                 "--spillover.sagemaker.retry.base-delay=10ms",

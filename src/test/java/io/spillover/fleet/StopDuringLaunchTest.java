@@ -57,6 +57,7 @@ class StopDuringLaunchTest {
                 "--spillover.sagemaker.role-arn=arn:aws:iam::111122223333:role/SpilloverJobs",
                 "--spillover.sagemaker.output-s3-uri=s3://spillover-artifacts/out",
                 "--spillover.sagemaker.endpoint-override=" + SAGEMAKER.endpoint(),
+                "--spillover.sagemaker.quota-endpoint-override=" + SAGEMAKER.endpoint(),
                 "--spillover.sagemaker.status-interval=100ms",
                 "--spillover.sagemaker.plan-sync-interval=1h",
                 "--spillover.sagemaker.retry.base-delay=10ms",

@@ -169,6 +169,7 @@ class IsolationTest extends ApiTest {
                 null));
         samples.put("PUT /api/v1/admin/teams/{team}/sagemaker", fixed("/api/v1/admin/teams/" + teamA + "/sagemaker",
                 Map.of("outputS3Uri", "s3://team-a/out")));
+        samples.put("POST /api/v1/admin/capacity/refresh", fixed("/api/v1/admin/capacity/refresh", null));
         samples.put("PUT /api/v1/admin/fleet/{region}/{instanceType}", fixed("/api/v1/admin/fleet/us-east-1/" + M5,
                 Map.of("onDemandCapacity", 0)));
         samples.put("GET /api/v1/admin/audit", fixed("/api/v1/admin/audit", null));

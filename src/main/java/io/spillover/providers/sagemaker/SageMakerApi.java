@@ -8,12 +8,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.sagemaker.model.DescribeTrainingPlanResponse;
 import software.amazon.awssdk.services.sagemaker.model.ListProcessingJobsRequest;
 import software.amazon.awssdk.services.sagemaker.model.ListTrainingJobsRequest;
+import software.amazon.awssdk.services.sagemaker.model.ResourceConfig;
 import software.amazon.awssdk.services.sagemaker.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.sagemaker.model.TrainingJobStatus;
+import software.amazon.awssdk.services.sagemaker.model.TrainingJobSummary;
 import software.amazon.awssdk.services.sagemaker.model.TrainingPlanSummary;
 
 /**
@@ -110,6 +114,43 @@ final class SageMakerApi {
             return changed;
         });
         return changed;
+    }
+
+    /** The names of the region's training jobs in progress that are not Spillover's: one call a page. */
+    List<String> outsideTrainingJobsInProgress(String region) {
+        var client = clients.in(region);
+        return call("List training jobs in progress in " + region, () -> {
+            var names = new ArrayList<String>();
+            client.listTrainingJobsPaginator(ListTrainingJobsRequest.builder()
+                            .statusEquals(TrainingJobStatus.IN_PROGRESS).maxResults(100).build())
+                    .trainingJobSummaries().stream().map(TrainingJobSummary::trainingJobName)
+                    .filter(name -> !name.startsWith(NAME_PREFIX)).forEach(names::add);
+            return names;
+        });
+    }
+
+    /** By instance type, what a training job's resources hold (one type, or each group of a heterogeneous cluster). */
+    Optional<Map<String, Integer>> trainingJobInstances(String region, String name) {
+        var client = clients.in(region);
+        try {
+            return Optional.of(call("Describe " + name, () -> {
+                ResourceConfig resources = client.describeTrainingJob(r -> r.trainingJobName(name)).resourceConfig();
+                var held = new TreeMap<String, Integer>();
+                if (resources != null && resources.instanceType() != null && resources.instanceCount() != null) {
+                    held.merge(resources.instanceTypeAsString(), resources.instanceCount(), Integer::sum);
+                }
+                if (resources != null) {
+                    resources.instanceGroups().stream().filter(g -> g.instanceCount() != null)
+                            .forEach(g -> held.merge(g.instanceTypeAsString(), g.instanceCount(), Integer::sum));
+                }
+                return held;
+            }));
+        } catch (AwsServiceException e) {
+            if (notFound(e)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     List<TrainingPlanSummary> trainingPlans(String region) {

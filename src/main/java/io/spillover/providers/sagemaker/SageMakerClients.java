@@ -12,9 +12,10 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.servicequotas.ServiceQuotasClient;
 
 /**
- * One SDK client per served region, sharing one HTTP connection pool and the default credential chain. Calls
+ * One SDK client per served region for SageMaker, and one for Service Quotas, sharing one HTTP connection pool and the default credential chain. Calls
  * are retried by the SDK (throttling, 5xx, timeouts, resets) with exponential backoff and full jitter; the
  * circuit breaker is off, because a long outage should be ridden out, not given up on.
  */
@@ -22,11 +23,12 @@ final class SageMakerClients implements AutoCloseable {
 
     private final SdkHttpClient http;
     private final Map<String, SageMakerClient> byRegion = new LinkedHashMap<>();
+    private final Map<String, ServiceQuotasClient> quotasByRegion = new LinkedHashMap<>();
     private final AwsRequestOverrideConfiguration noRetries = AwsRequestOverrideConfiguration.builder()
             .addPlugin(config -> config.overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())))
             .build();
 
-    SageMakerClients(SageMakerProperties properties) {
+    SageMakerClients(SageMakerProperties properties, SageMakerQuotaProperties quotaProperties) {
         this.http = ApacheHttpClient.builder()
                 .connectionTimeout(properties.callTimeout())
                 .socketTimeout(properties.callTimeout())
@@ -52,7 +54,27 @@ final class SageMakerClients implements AutoCloseable {
                 builder.endpointOverride(properties.endpointOverride());
             }
             byRegion.put(region, builder.build());
+            var quotas = ServiceQuotasClient.builder()
+                    .region(Region.of(region))
+                    .httpClient(http)
+                    .credentialsProvider(DefaultCredentialsProvider.builder().build())
+                    .overrideConfiguration(ClientOverrideConfiguration.builder()
+                            .retryStrategy(retries)
+                            .apiCallAttemptTimeout(properties.callTimeout())
+                            .build());
+            if (quotaProperties.quotaEndpointOverride() != null) {
+                quotas.endpointOverride(quotaProperties.quotaEndpointOverride());
+            }
+            quotasByRegion.put(region, quotas.build());
         }
+    }
+
+    ServiceQuotasClient quotasIn(String region) {
+        ServiceQuotasClient client = quotasByRegion.get(region);
+        if (client == null) {
+            throw new IllegalArgumentException("region " + region + " is not served by the sagemaker provider");
+        }
+        return client;
     }
 
     SageMakerClient in(String region) {
@@ -84,6 +106,7 @@ final class SageMakerClients implements AutoCloseable {
     @Override
     public void close() {
         byRegion.values().forEach(SageMakerClient::close);
+        quotasByRegion.values().forEach(ServiceQuotasClient::close);
         http.close();
     }
 }

@@ -2,6 +2,7 @@ package io.spillover.providers.sagemaker;
 
 import io.spillover.catalog.Catalog;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationEventPublisher;
@@ -17,13 +18,15 @@ import org.springframework.context.annotation.Configuration;
 class SageMakerConfiguration {
 
     @Bean(destroyMethod = "close")
-    SageMakerClients sageMakerClients(SageMakerProperties properties, Catalog catalog) {
-        List<String> problems = properties.problems(catalog);
+    SageMakerClients sageMakerClients(SageMakerProperties properties, SageMakerQuotaProperties quotas,
+                                      Catalog catalog) {
+        List<String> problems = new ArrayList<>(properties.problems(catalog));
+        problems.addAll(quotas.problems());
         if (!problems.isEmpty()) {
             throw new IllegalStateException("The sagemaker provider is misconfigured:\n - "
                     + String.join("\n - ", problems));
         }
-        return new SageMakerClients(properties);
+        return new SageMakerClients(properties, quotas);
     }
 
     /** Named so that {@code /actuator/health} shows it as {@code sagemaker}. */
@@ -45,8 +48,10 @@ class SageMakerConfiguration {
 
     @Bean
     SageMakerProvider sageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
-                                        ApplicationEventPublisher events, TeamSageMakerService teams) {
-        return new SageMakerProvider(properties, api, watch, events, teams);
+                                        ApplicationEventPublisher events, TeamSageMakerService teams,
+                                        SageMakerQuotaProperties quotas, SageMakerClients clients, Catalog catalog) {
+        return new SageMakerProvider(properties, api, watch, events, teams, quotas,
+                new ServiceQuotas(clients, catalog));
     }
 
     @Bean

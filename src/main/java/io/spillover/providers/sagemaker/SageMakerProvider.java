@@ -1,6 +1,9 @@
 package io.spillover.providers.sagemaker;
 
+import io.spillover.capacity.AccountLimit;
+import io.spillover.capacity.AccountLimitLearned;
 import io.spillover.capacity.FleetOffering;
+import io.spillover.capacity.LimitReading;
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.JobTimeLimit;
 import io.spillover.placement.PlanStatus;
@@ -23,6 +26,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -41,6 +46,9 @@ final class SageMakerProvider implements CapacityProvider {
     static final PendingTimeRange PENDING_TIME = new PendingTimeRange(Duration.ofSeconds(7_200),
             JobTimeLimit.MAX);
     private static final Logger log = LoggerFactory.getLogger(SageMakerProvider.class);
+    /** ResourceLimitExceeded: "The account-level service limit 'ml.p5.48xlarge for training job usage' is 2 Instances". */
+    private static final Pattern STATED_LIMIT = Pattern.compile(
+            "'(ml\\.[a-z0-9.-]+) for (training|processing) job usage' is (\\d+) Instances");
 
     private final SageMakerProperties properties;
     private final SageMakerApi api;
@@ -48,11 +56,18 @@ final class SageMakerProvider implements CapacityProvider {
     private final ApplicationEventPublisher events;
     private final List<FleetOffering> fleet;
     private final TeamSageMakerService teams;
+    private final SageMakerQuotaProperties quotaProperties;
+    private final ServiceQuotas serviceQuotas;
+    private final OutsideUse outsideUse;
 
     SageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
-                      ApplicationEventPublisher events, TeamSageMakerService teams) {
+                      ApplicationEventPublisher events, TeamSageMakerService teams,
+                      SageMakerQuotaProperties quotaProperties, ServiceQuotas serviceQuotas) {
         this.properties = properties;
         this.teams = teams;
+        this.quotaProperties = quotaProperties;
+        this.serviceQuotas = serviceQuotas;
+        this.outsideUse = new OutsideUse(api, quotaProperties.outsideUseDescribes());
         this.api = api;
         this.watch = watch;
         this.events = events;
@@ -85,6 +100,48 @@ final class SageMakerProvider implements CapacityProvider {
     @Override
     public JobSettings jobSettings(String team) {
         return new TeamJobSettings(team, teams.read(team), properties, teams.roles());
+    }
+
+    @Override
+    public Optional<Duration> limitRefreshInterval() {
+        return Optional.of(quotaProperties.quotaRefreshInterval());
+    }
+
+    /**
+     * Per served region: the applied quotas of every type (ListServiceQuotas), less what the account's training
+     * jobs outside Spillover hold. A region whose quotas cannot be read is reported, not thrown; outside use that
+     * cannot be read counts as none (a launch past the real limit is refused, and falls through, as before).
+     */
+    @Override
+    public LimitReading readLimits() {
+        var read = new ArrayList<String>();
+        var failed = new LinkedHashMap<String, String>();
+        var limits = new ArrayList<AccountLimit>();
+        int uncounted = 0;
+        for (String region : properties.regions()) {
+            Map<String, ServiceQuotas.TypeQuotas> quotas;
+            try {
+                quotas = serviceQuotas.read(region);
+            } catch (RuntimeException e) {
+                failed.put(region, e.getMessage());
+                continue;
+            }
+            OutsideUse.Reading outside;
+            try {
+                outside = outsideUse.read(region);
+            } catch (RuntimeException e) {
+                log.warn("Could not read the use of jobs outside Spillover in {}; counted as none: {}", region,
+                        e.getMessage());
+                outside = new OutsideUse.Reading(Map.of(), 0);
+            }
+            read.add(region);
+            for (var quota : quotas.entrySet()) {
+                limits.add(new AccountLimit(region, quota.getKey(), quota.getValue().training(),
+                        quota.getValue().processing(), outside.instances().getOrDefault(quota.getKey(), 0)));
+            }
+            uncounted += outside.uncounted();
+        }
+        return new LimitReading(read, failed, limits, uncounted);
     }
 
     @Override
@@ -125,6 +182,7 @@ final class SageMakerProvider implements CapacityProvider {
         } catch (ResourceInUseException e) {
             return lookUp(request, e); // the name exists: an earlier try of this launch got through
         } catch (ResourceLimitExceededException e) {
+            learnLimit(request, message(e));
             return new LaunchOutcome.InsufficientCapacity(message(e), Refusal.QUOTA_EXCEEDED);
         } catch (AwsServiceException e) {
             if (capacityError(e)) {
@@ -139,6 +197,16 @@ final class SageMakerProvider implements CapacityProvider {
             return new LaunchOutcome.Failed(message(e));
         } catch (SdkClientException e) {
             return lookUp(request, e); // a timeout or reset: the job may have been made
+        }
+    }
+
+    /** SageMaker names the limit it refused past; the offering takes it (capacity keeps a declared one). */
+    private void learnLimit(LaunchRequest request, String message) {
+        Matcher limit = STATED_LIMIT.matcher(message == null ? "" : message);
+        if (limit.find() && limit.group(1).equals(request.instanceType())) {
+            events.publishEvent(new AccountLimitLearned(request.region(), request.instanceType(),
+                    limit.group(2).equals("training") ? JobKind.TRAINING : JobKind.PROCESSING,
+                    Integer.parseInt(limit.group(3))));
         }
     }
 

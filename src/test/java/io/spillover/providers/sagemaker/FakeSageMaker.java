@@ -41,6 +41,11 @@ import tools.jackson.databind.node.ObjectNode;
  * shaped as the SageMaker API Reference documents them. Tests move jobs along, inject faults (throttling,
  * 500s, lost answers, capacity errors) and read the requests from WireMock's journal.
  *
+ * <p>It answers Service Quotas too, in the same JSON 1.1 protocol ({@code X-Amz-Target:
+ * ServiceQuotasV20190624.ListServiceQuotas} and {@code ...ListAWSDefaultServiceQuotas}), from the applied and
+ * default quotas a test sets per region (the region is read from the
+ * request's SigV4 credential scope, as AWS routes it), a few quotas a page so that paging is exercised.
+ *
  * <p>It also keeps the provider's own record, which outlives any Spillover process that called it: every
  * create as it was answered, every change of a job's status in one order, and the most instances of each type
  * in progress at once. With {@link #autoPlay} jobs run through their lives by themselves, so a queue drains
@@ -101,6 +106,12 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     private final WireMockServer server;
     private final Map<String, FakeJob> jobs = new ConcurrentHashMap<>();
     private final Map<String, ObjectNode> plans = new ConcurrentHashMap<>();
+    /** By region, the applied quotas by name ("ml.p5.48xlarge for training job usage"). */
+    private final Map<String, Map<String, Double>> quotas = new ConcurrentHashMap<>();
+    /** By region, AWS's default quotas by name, as ListAWSDefaultServiceQuotas answers them. */
+    private final Map<String, Map<String, Double>> defaultQuotas = new ConcurrentHashMap<>();
+    /** Quotas per ListServiceQuotas page at most, whatever MaxResults asks. */
+    static final int QUOTA_PAGE = 2;
     private final Map<String, Deque<Injected>> injected = new ConcurrentHashMap<>();
     private final Set<String> failWithCapacityError = ConcurrentHashMap.newKeySet();
     private volatile boolean outage;
@@ -129,6 +140,11 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         return "http://localhost:" + server.port();
     }
 
+    /**
+     * Forgets jobs, plans, faults and the record; the account's quotas stay, because Spillover may read them at
+     * any moment (its refresh timer runs from startup) and a reading between a reset and a test setting them
+     * again would zero its offerings.
+     */
     void reset() {
         jobs.clear();
         plans.clear();
@@ -249,6 +265,43 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         plans.put(arn, plan);
     }
 
+    /**
+     * The account's applied quota of a type for a kind ("training", "processing") in a region, as Service Quotas
+     * lists it; alongside, the quotas every SageMaker account has that are not per instance type.
+     */
+    void quota(String region, String instanceType, String kind, double value) {
+        Map<String, Double> applied = quotas.computeIfAbsent(region, r -> {
+            var noise = new java.util.concurrent.ConcurrentSkipListMap<String, Double>();
+            noise.put("Maximum number of training jobs", 10_000.0);
+            noise.put("Number of instances across all training jobs", 4.0);
+            return noise;
+        });
+        applied.put(instanceType + " for " + kind + " job usage", value);
+    }
+
+    /** AWS's default quota of a type for a kind in a region, which ListServiceQuotas does not list when unapplied. */
+    void defaultQuota(String region, String instanceType, String kind, double value) {
+        defaultQuotas.computeIfAbsent(region, r -> new java.util.concurrent.ConcurrentSkipListMap<>())
+                .put(instanceType + " for " + kind + " job usage", value);
+    }
+
+    /** A training job someone started outside Spillover (not named spl-*), in progress on SageMaker. */
+    void outsideJob(String name, String instanceType, int instanceCount) {
+        ObjectNode request = JSON.createObjectNode();
+        request.put("TrainingJobName", name);
+        request.put("RoleArn", "arn:aws:iam::111122223333:role/SomeoneElse");
+        request.putObject("AlgorithmSpecification").put("TrainingImage", "elsewhere:1").put("TrainingInputMode", "File");
+        request.putObject("ResourceConfig").put("InstanceType", instanceType).put("InstanceCount", instanceCount)
+                .put("VolumeSizeInGB", 50);
+        request.putObject("StoppingCondition").put("MaxRuntimeInSeconds", 86_400);
+        FakeJob job = new FakeJob(true, request);
+        job.secondary = "Training";
+        synchronized (books) {
+            jobs.put(name, job);
+            recordChange(name, job);
+        }
+    }
+
     FakeJob job(String name) {
         return jobs.get(name);
     }
@@ -285,7 +338,9 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
             return error(fault.status(), fault.errorType(), fault.message());
         }
         JsonNode body = JSON.readTree(event.getRequest().getBodyAsString());
-        ResponseDefinition answer = answer(operation, body);
+        ResponseDefinition answer = target != null && target.startsWith("ServiceQuotasV20190624.")
+                ? serviceQuotas(operation, body, region(event.getRequest().getHeader("Authorization")))
+                : answer(operation, body);
         return fault == null ? answer : ResponseDefinitionBuilder.like(answer).withFault(Fault.CONNECTION_RESET_BY_PEER)
                 .build();
     }
@@ -312,6 +367,66 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
                     .orElse(error(400, "ResourceNotFound", "Training plan not found"));
             default -> error(400, "UnknownOperationException", "fake SageMaker does not know " + operation);
         };
+    }
+
+    /**
+     * Service Quotas' ListServiceQuotas (the region's applied quotas of a service) and ListAWSDefaultServiceQuotas
+     * (AWS's defaults), in pages, by quota name.
+     */
+    private ResponseDefinition serviceQuotas(String operation, JsonNode body, String region) {
+        Map<String, Map<String, Double>> source = switch (operation) {
+            case "ListServiceQuotas" -> quotas;
+            case "ListAWSDefaultServiceQuotas" -> defaultQuotas;
+            default -> null;
+        };
+        if (source == null) {
+            return error(400, "UnknownOperationException", "fake Service Quotas does not know " + operation);
+        }
+        if (!body.path("ServiceCode").asString("").equals("sagemaker")) {
+            return error(400, "NoSuchResourceException", "The request failed because the specified service does"
+                    + " not exist.");
+        }
+        var applied = new ArrayList<>(source.getOrDefault(region, Map.of()).entrySet());
+        int from = body.has("NextToken") ? Integer.parseInt(body.get("NextToken").asString()) : 0;
+        int size = Math.min(QUOTA_PAGE, body.path("MaxResults").asInt(100));
+        ObjectNode out = JSON.createObjectNode();
+        ArrayNode page = out.putArray("Quotas");
+        for (int i = from; i < Math.min(applied.size(), from + size); i++) {
+            String name = applied.get(i).getKey();
+            String code = "L-" + Integer.toHexString(name.hashCode()).toUpperCase();
+            ObjectNode quota = page.addObject();
+            quota.put("ServiceCode", "sagemaker");
+            quota.put("ServiceName", "Amazon SageMaker");
+            quota.put("QuotaArn", "arn:aws:servicequotas:" + region + ":111122223333:sagemaker/" + code);
+            quota.put("QuotaCode", code);
+            quota.put("QuotaName", name);
+            quota.put("Value", applied.get(i).getValue());
+            quota.put("Unit", "None");
+            quota.put("Adjustable", true);
+            quota.put("GlobalQuota", false);
+            quota.put("QuotaAppliedAtLevel", "ACCOUNT");
+        }
+        if (from + size < applied.size()) {
+            out.put("NextToken", String.valueOf(from + size));
+        }
+        return ok(out);
+    }
+
+    /** The region of a SigV4 request: {@code Credential=<key>/<date>/<region>/<service>/aws4_request}. */
+    private static String region(String authorization) {
+        int at = authorization == null ? -1 : authorization.indexOf("Credential=");
+        if (at < 0) {
+            return "us-east-1";
+        }
+        String[] scope = authorization.substring(at + "Credential=".length()).split("[/,]");
+        return scope.length > 2 ? scope[2] : "us-east-1";
+    }
+
+    /** The Service Quotas calls so far, from WireMock's request journal. */
+    List<JsonNode> quotaRequests() {
+        return server.findAll(postRequestedFor(urlEqualTo("/")).withHeader("X-Amz-Target",
+                        equalTo("ServiceQuotasV20190624.ListServiceQuotas")))
+                .stream().map(r -> JSON.readTree(r.getBodyAsString())).toList();
     }
 
     private ResponseDefinition create(boolean training, String name, JsonNode body) {
@@ -455,11 +570,13 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         Instant after = body.has("LastModifiedTimeAfter") ? instant(body.get("LastModifiedTimeAfter").asDouble())
                 : Instant.EPOCH;
         String contains = body.path("NameContains").asString("");
+        String status = body.path("StatusEquals").asString("");
         ObjectNode out = JSON.createObjectNode();
         ArrayNode summaries = out.putArray(training ? "TrainingJobSummaries" : "ProcessingJobSummaries");
         new ArrayList<>(jobs.entrySet()).stream()
                 .filter(e -> e.getValue().training == training && e.getKey().contains(contains)
-                        && e.getValue().modified.isAfter(after))
+                        && e.getValue().modified.isAfter(after)
+                        && (status.isEmpty() || status.equals(e.getValue().status)))
                 .forEach(e -> {
                     ObjectNode s = summaries.addObject();
                     s.put(training ? "TrainingJobName" : "ProcessingJobName", e.getKey());

@@ -32,11 +32,13 @@ class RegionOnlyStartTest {
     @Test
     void startsWithOnlyARegionAndRunsJobsAsTheirTeamsRole() {
         FakeSageMaker sagemaker = new FakeSageMaker();
+        sagemaker.quota("us-east-1", "ml.m5.xlarge", "training", 2); // capacity from the account, no fleet table
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(SpilloverApplication.class)
                 .profiles("test")
                 .run("--spring.datasource.url=" + TestDatabase.newDatabase(), "--spring.datasource.username=postgres",
                         "--server.port=0", "--spillover.provider=sagemaker", "--spillover.sagemaker.region=us-east-1",
-                        "--spillover.sagemaker.endpoint-override=" + sagemaker.endpoint())) {
+                        "--spillover.sagemaker.endpoint-override=" + sagemaker.endpoint(),
+                        "--spillover.sagemaker.quota-endpoint-override=" + sagemaker.endpoint())) {
             Api api = new Api(((WebServerApplicationContext) app).getWebServer().getPort(), ADMIN_TOKEN);
             assertThat(api.put("/api/v1/admin/teams/solo", Map.of("displayName", "Solo")).status()).isEqualTo(201);
             assertThat(api.put("/api/v1/admin/teams/solo/quotas", Map.of("instanceLimits", Map.of("ml.m5.xlarge", 1)))

@@ -63,6 +63,7 @@ class SageMakerProviderTest extends ApiTest {
     @DynamicPropertySource
     static void endpoint(DynamicPropertyRegistry registry) {
         registry.add("spillover.sagemaker.endpoint-override", SAGEMAKER::endpoint);
+        registry.add("spillover.sagemaker.quota-endpoint-override", SAGEMAKER::endpoint);
     }
 
     @BeforeEach
@@ -279,6 +280,22 @@ class SageMakerProviderTest extends ApiTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> health().equals("UP"));
         assertThat(describe(team, "steady").get("status").asString()).isEqualTo("RUNNING");
+    }
+
+    @Test
+    void aDeclaredFleetEntryWinsOverTheAccountsQuotaAndTheOthersFollowIt() {
+        SAGEMAKER.quota("us-east-1", "ml.p4d.24xlarge", "training", 20);
+        SAGEMAKER.quota("us-east-1", "ml.p5.48xlarge", "training", 2);
+
+        expect(api.post("/api/v1/admin/capacity/refresh", Map.of()), 200);
+
+        JsonNode declared = offering("ml.p4d.24xlarge");
+        assertThat(declared.get("limitSource").asString()).isEqualTo("declared");
+        assertThat(declared.get("total").asInt()).isEqualTo(8);
+        assertThat(declared.get("trainingQuota").isNull()).isTrue();
+        JsonNode read = offering("ml.p5.48xlarge");
+        assertThat(read.get("limitSource").asString()).isEqualTo("quota");
+        assertThat(read.get("total").asInt()).isEqualTo(2);
     }
 
     @Test

@@ -47,6 +47,7 @@ class TeamSageMakerTest extends ApiTest {
     @DynamicPropertySource
     static void endpoint(DynamicPropertyRegistry registry) {
         registry.add("spillover.sagemaker.endpoint-override", SAGEMAKER::endpoint);
+        registry.add("spillover.sagemaker.quota-endpoint-override", SAGEMAKER::endpoint);
     }
 
     @BeforeEach
