@@ -246,6 +246,29 @@ class IsolationTest extends ApiTest {
         assertThat(leaks).as("pages for team B holding team A's things").isZero();
     }
 
+    /**
+     * A job's transitions go out on the console's event stream after commit, in the committing request: so when
+     * team B's stream has B's later job, anything it would be sent of A's earlier one has arrived before it.
+     */
+    @Test
+    void theLiveEventsOfTeamAsJobsReachNoSessionOfTeamB() {
+        ConsoleSession memberA = person("iso-member-a", teamA, TeamRole.MEMBER, false);
+        ConsoleSession memberB = person("iso-member-b", teamB, TeamRole.MEMBER, false);
+        try (var a = memberA.events("/events"); var b = memberB.events("/events")) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.lines().contains("data:connected")
+                    && b.lines().contains("data:connected"));
+
+            submit(teamA, job("alpha-live", entry(M5, 1)));
+            submit(teamB, job("bravo-live", entry(M5, 1)));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.lines().contains("data:" + teamA + "/alpha-live")
+                    && b.lines().contains("data:" + teamB + "/bravo-live"));
+            List<String> toB = b.lines();
+            assertThat(toB).noneMatch(line -> named(teamA).matcher(line).find() || line.contains("alpha-live"));
+            record("console.liveEventStreams", 2);
+        }
+    }
+
     @Test
     void aMemberSeesOnlyTheOfferingsTheirTeamMayUse() {
         capacity(M5, 1);
@@ -270,6 +293,7 @@ class IsolationTest extends ApiTest {
         summary.put("consoleRoutes", COUNTS.getOrDefault("console.routes", 0));
         summary.put("consoleCallers", COUNTS.getOrDefault("console.callers", 0));
         summary.put("consoleCells", COUNTS.getOrDefault("console.cells", 0));
+        summary.put("liveEventStreams", COUNTS.getOrDefault("console.liveEventStreams", 0));
         summary.put("cellsChecked", COUNTS.getOrDefault("api.cells", 0) + COUNTS.getOrDefault("api.teamBListCells", 0)
                 + COUNTS.getOrDefault("console.cells", 0));
         summary.put("leaks", COUNTS.getOrDefault("api.leaks", 0) + COUNTS.getOrDefault("console.leaks", 0));

@@ -74,6 +74,39 @@ public final class ConsoleSession {
         }
     }
 
+    /** Opens an event stream and reads it in the background until it is closed. */
+    public EventStream events(String path) {
+        HttpRequest request = HttpRequest.newBuilder(uri(path)).header("Accept", "text/event-stream").GET().build();
+        var stream = new EventStream();
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofLines()).thenAccept(response -> {
+            stream.body = response.body();
+            try {
+                response.body().forEach(stream.lines::add);
+            } catch (RuntimeException closed) {
+                // closed by the test, or by the server at its end
+            }
+        });
+        return stream;
+    }
+
+    /** The lines an open event stream has sent so far. */
+    public static final class EventStream implements AutoCloseable {
+
+        private final java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private volatile java.util.stream.Stream<String> body;
+
+        public java.util.List<String> lines() {
+            return java.util.List.copyOf(lines);
+        }
+
+        @Override
+        public void close() {
+            if (body != null) {
+                body.close();
+            }
+        }
+    }
+
     /** A response of which only part of the body was read. */
     private record ReadResponse(HttpResponse<?> of, String body) implements HttpResponse<String> {
         public int statusCode() { return of.statusCode(); }
