@@ -287,7 +287,7 @@ class IsolationTest extends ApiTest {
     static void writeSummary() throws IOException {
         var summary = new LinkedHashMap<String, Object>();
         summary.put("operations", COUNTS.getOrDefault("api.operations", 0));
-        summary.put("apiCallers", COUNTS.getOrDefault("api.callers", 0));
+        summary.put("callers", COUNTS.getOrDefault("api.callers", 0));
         summary.put("apiCells", COUNTS.getOrDefault("api.cells", 0));
         summary.put("teamBListCells", COUNTS.getOrDefault("api.teamBListCells", 0));
         summary.put("consoleRoutes", COUNTS.getOrDefault("console.routes", 0));
