@@ -3,6 +3,7 @@ package io.spillover.console;
 import io.spillover.shared.ConflictException;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
+import io.spillover.shared.OutsideTeamException;
 import io.spillover.shared.Violation;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -79,7 +80,7 @@ final class Forms {
     /**
      * Makes the change: on success redirects to {@code page} flashing what it answers (if anything); on a validation
      * failure shows {@code form} again with the errors and the values sent; a missing or conflicting thing
-     * is flashed as an error on {@code page}.
+     * is flashed as an error on {@code page}, but a caller outside the page's team gets the 404 its pages give.
      */
     static String submit(Model model, RedirectAttributes redirect, String page, Fields fields,
                          Map<String, String> values, Supplier<String> change, Supplier<String> form) {
@@ -92,6 +93,8 @@ final class Forms {
             model.addAttribute("errors", fields.errors(e.violations()));
             model.addAttribute("values", values);
             return form.get();
+        } catch (OutsideTeamException e) {
+            throw e; // the team's pages answer 404 to outsiders; so do its forms
         } catch (NotFoundException | ConflictException e) {
             redirect.addFlashAttribute("flashError", e.getMessage());
         }

@@ -2,11 +2,13 @@ package io.spillover.security;
 
 import io.spillover.shared.ForbiddenException;
 import io.spillover.shared.NotFoundException;
+import io.spillover.shared.OutsideTeamException;
 import io.spillover.system.Access;
 
 /**
  * The one place access is decided, for the API and the console alike: a caller outside the team gets
- * {@link NotFoundException} (as if the team did not exist), one without the role {@link ForbiddenException}.
+ * {@link OutsideTeamException}, a {@link NotFoundException} (as if the team did not exist), one without the
+ * role {@link ForbiddenException}.
  */
 public final class AccessRules {
 
@@ -26,7 +28,7 @@ public final class AccessRules {
                     throw new IllegalStateException("a team-scoped operation needs a team");
                 }
                 if (!caller.sees(team)) {
-                    throw new NotFoundException("no team " + team);
+                    throw new OutsideTeamException(team);
                 }
                 if (level == Access.Level.TEAM_ADMIN && !caller.has(team, TeamRole.TEAM_ADMIN)) {
                     throw new ForbiddenException("only team admins of " + team + " may do this");
