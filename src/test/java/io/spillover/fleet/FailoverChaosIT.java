@@ -40,6 +40,13 @@ import tools.jackson.databind.json.JsonMapper;
  * 10 s, and a fresh instance replaces the dead one as standby. When the queue has drained, {@link Invariants}
  * checks the database's audit log and the provider's record, and no instance may have logged an error.
  *
+ * <p>The long mode ({@code -Dspillover.chaos.kills=20} or more) goes on after those four with kills of a kind
+ * and after a pause drawn from a seed, restarts PostgreSQL (stopped and started on the same port and data
+ * directory, which this test's own {@link RestartablePostgres} allows), later keeps it stopped for a while so
+ * every connection is refused, and in between has SageMaker throttle calls and drop answers. Both modes write
+ * the counts, the invariants' tally (lost, doubled, overbooked) and every takeover time to
+ * {@code target/chaos/summary.json}.
+ *
  * <p>The instances run with the default 60 s safety sweep: a job submitted through the standby reaches the
  * leader by the standby's announcement (LISTEN/NOTIFY), and whatever a killed leader left half done is
  * picked up by its successor's takeover sweep, not by a timer.
@@ -129,7 +136,9 @@ class FailoverChaosIT {
 
     @AfterEach
     void stopIt() {
-        replicas.close();
+        if (replicas != null) {
+            replicas.close();
+        }
         sageMaker.stop();
         dataSource.close();
         if (postgres != null) {

@@ -69,7 +69,7 @@ final class RestartablePostgres implements AutoCloseable {
         }
         await("PostgreSQL takes connections").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .ignoreExceptions().until(() -> {
-                    try (Connection connection = connect(DATABASE)) {
+                    try (Connection connection = connect("postgres")) {
                         return connection.isValid(1);
                     }
                 });
