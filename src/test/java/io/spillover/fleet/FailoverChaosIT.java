@@ -216,8 +216,8 @@ class FailoverChaosIT {
             if (kill == Math.round(KILLS * 0.7)) {
                 sageMaker.reliable();
                 note("SageMaker is reliable again: %d calls throttled, %d answers dropped by a closed connection,"
-                        + " %d answered after the call timeout", sageMaker.throttled(), sageMaker.closed(),
-                        sageMaker.delayed());
+                        + " %d answered after the call timeout (%d of them creates)", sageMaker.throttled(),
+                        sageMaker.closed(), sageMaker.delayed(), sageMaker.droppedCreates());
             }
             if (kill == Math.round(KILLS * 0.8)) {
                 outage("PostgreSQL stopped for " + REFUSED.toSeconds() + " s, refusing connections", REFUSED);
@@ -424,6 +424,7 @@ class FailoverChaosIT {
         json.put("providerDropped", sageMaker.closed() + sageMaker.delayed());
         json.put("providerDroppedByClosedConnection", sageMaker.closed());
         json.put("providerDroppedByLateAnswer", sageMaker.delayed());
+        json.put("providerDroppedCreates", sageMaker.droppedCreates());
         json.put("submissionsAcknowledged", evidence.acknowledged().size());
         json.put("jobs", statuses);
         json.put("providerJobsMade", made);

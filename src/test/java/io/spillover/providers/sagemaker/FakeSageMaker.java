@@ -110,6 +110,7 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     private final AtomicInteger throttled = new AtomicInteger();
     private final AtomicInteger closed = new AtomicInteger();
     private final AtomicInteger delayed = new AtomicInteger();
+    private final AtomicInteger droppedCreates = new AtomicInteger();
     /** Guards every change of a job's status and the record of it, so the record has one order. */
     private final Object books = new Object();
     private final List<Create> creates = new ArrayList<>();
@@ -207,6 +208,11 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     /** Calls whose work was done and whose answer came only after the delay, by {@link #unreliable}. */
     public int delayed() {
         return delayed.get();
+    }
+
+    /** Of the answers dropped by {@link #unreliable}, those of creates: a job made that its caller did not hear of. */
+    public int droppedCreates() {
+        return droppedCreates.get();
     }
 
     /** Every call answers 500 while true. */
@@ -338,6 +344,9 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
             if (draw < faults.throttle() + faults.drop()) {
                 ResponseDefinition answer = answer(operation, JSON.readTree(event.getRequest().getBodyAsString()));
                 (byReset ? closed : delayed).incrementAndGet();
+                if (operation.startsWith("Create")) {
+                    droppedCreates.incrementAndGet();
+                }
                 return byReset ? ResponseDefinitionBuilder.like(answer).withFault(Fault.CONNECTION_RESET_BY_PEER).build()
                         : ResponseDefinitionBuilder.like(answer).withFixedDelay((int) faults.delay().toMillis()).build();
             }
