@@ -10,11 +10,11 @@ import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offering;
 import io.spillover.jobs.JobPlaced;
 import io.spillover.scheduling.Leadership;
+import io.spillover.system.DatabaseFailures;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -65,7 +65,10 @@ class SpilloverMetrics {
     void refresh() {
         try {
             refreshGauges();
-        } catch (DataAccessResourceFailureException e) {
+        } catch (RuntimeException e) {
+            if (!DatabaseFailures.isOutage(e)) {
+                throw e;
+            }
             log.warn("Gauges not refreshed, the database cannot be reached: {}", e.getMessage());
         }
     }

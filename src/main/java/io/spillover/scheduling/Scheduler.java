@@ -10,6 +10,7 @@ import io.spillover.plans.PlanService;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
+import io.spillover.system.DatabaseFailures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,9 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * The scheduler thread. While this instance leads, it sleeps until an event leaves work or a timer falls
@@ -122,12 +121,13 @@ class Scheduler implements SmartLifecycle {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (DataAccessResourceFailureException | CannotCreateTransactionException e) {
-                // the database is out of reach: nothing was half done (a cycle's writes are one transaction)
-                log.warn("Scheduling cycle failed, the database cannot be reached; retrying: {}", e.getMessage());
-                pause();
             } catch (RuntimeException e) {
-                log.error("Scheduling cycle failed; retrying with the next wake-up", e);
+                if (DatabaseFailures.isOutage(e)) {
+                    // nothing was half done: a cycle's writes are one transaction
+                    log.warn("Scheduling cycle failed, the database cannot be reached; retrying: {}", e.getMessage());
+                } else {
+                    log.error("Scheduling cycle failed; retrying with the next wake-up", e);
+                }
                 pause();
             }
         }

@@ -72,7 +72,7 @@ class ApiErrors extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<Object> unexpected(RuntimeException e) {
-        if (DatabaseOutage.isOutage(e)) {
+        if (DatabaseFailures.isOutage(e)) {
             log.warn("{} ({})", DatabaseOutage.DETAIL, e.getMessage());
             return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "5")
                     .body(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, DatabaseOutage.DETAIL));

@@ -5,18 +5,14 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -38,29 +34,13 @@ class DatabaseOutage extends OncePerRequestFilter {
         try {
             chain.doFilter(request, response);
         } catch (ServletException | RuntimeException e) {
-            if (!isOutage(e) || response.isCommitted()) {
+            if (!DatabaseFailures.isOutage(e) || response.isCommitted()) {
                 throw e;
             }
             log.warn("{} {}: {} ({})", request.getMethod(), request.getRequestURI(), DETAIL, rootMessage(e));
             response.resetBuffer();
             unavailable(request, response);
         }
-    }
-
-    /** Whether the failure is the database being out of reach (connection refused, closed, timed out, shutting down). */
-    static boolean isOutage(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CannotCreateTransactionException || t instanceof DataAccessResourceFailureException
-                    || t instanceof SQLTransientConnectionException) {
-                return true;
-            }
-            // SQLSTATE class 08: connection exception; 57P01-57P03: the server is shutting down or starting
-            if (t instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void unavailable(HttpServletRequest request, HttpServletResponse response) throws IOException {

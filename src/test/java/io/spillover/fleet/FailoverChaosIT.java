@@ -7,7 +7,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.spillover.fleet.Evidence.Takeover;
 import io.spillover.providers.sagemaker.FakeSageMaker;
 import io.spillover.support.Api;
-import io.spillover.support.TestDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.util.FileSystemUtils;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The chaos test of replicas: two Spillover instances, each the packaged jar in a JVM of its own, on one
@@ -38,6 +39,13 @@ import org.springframework.util.FileSystemUtils;
  * committed; and at a moment when jobs are STARTING. After each kill the survivor must take the lock within
  * 10 s, and a fresh instance replaces the dead one as standby. When the queue has drained, {@link Invariants}
  * checks the database's audit log and the provider's record, and no instance may have logged an error.
+ *
+ * <p>The long mode ({@code -Dspillover.chaos.kills=20} or more) goes on after those four with kills of a kind
+ * and after a pause drawn from a seed, restarts PostgreSQL (stopped and started on the same port and data
+ * directory, which this test's own {@link RestartablePostgres} allows), later keeps it stopped for a while so
+ * every connection is refused, and in between has SageMaker throttle calls and drop answers. Both modes write
+ * the counts, the invariants' tally (lost, doubled, overbooked) and every takeover time to
+ * {@code target/chaos/summary.json}.
  *
  * <p>The instances run with the default 60 s safety sweep: a job submitted through the standby reaches the
  * leader by the standby's announcement (LISTEN/NOTIFY), and whatever a killed leader left half done is
@@ -58,12 +66,28 @@ class FailoverChaosIT {
             new JobStream.Team("nlp", Map.of("ml.p4d.24xlarge", 1, "ml.g6e.48xlarge", 2), false),
             new JobStream.Team("speech", Map.of("ml.p4d.24xlarge", 2, "ml.g6e.48xlarge", 1, "ml.p5.48xlarge", 1), true));
     static final Duration TAKEOVER_WAIT = Duration.ofSeconds(30);
+    /**
+     * How many leaders to kill: 4 in {@code ./mvnw verify} (the quick mode); with more, the long mode:
+     * {@code -Dspillover.chaos.kills=20} (docs/operations.md, "Proof: chaos").
+     */
+    static final int KILLS = Integer.getInteger("spillover.chaos.kills", 4);
+    static final boolean LONG = KILLS > 4;
+    /** The long mode's draws come from this seed ({@code -Dspillover.chaos.seed} to vary it). */
+    static final long SEED = Long.getLong("spillover.chaos.seed", 20261204L);
+    /** How long the long mode keeps PostgreSQL stopped, refusing connections. */
+    static final Duration REFUSED = Duration.ofSeconds(Long.getLong("spillover.chaos.refused-seconds", 15));
+    /** The target for a takeover after a SIGKILL; the invariants fail only above {@link Invariants#TAKEOVER_LIMIT}. */
+    static final Duration TAKEOVER_TARGET = Duration.ofSeconds(5);
 
     private final FakeSageMaker sageMaker = new FakeSageMaker();
     private final HikariDataSource dataSource = new HikariDataSource();
     private final List<Takeover> takeovers = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
     private final Map<String, Moment> launchedByTheDying = new LinkedHashMap<>();
+    /** Seeded: the long mode's kinds of kill, the pauses before them and the provider's faults. */
+    private final Random random = new Random(SEED);
+    private RestartablePostgres postgres;
+    private final List<Duration> recoveries = new ArrayList<>();
     private JdbcClient database;
     private LeaderLock lock;
     private Replicas replicas;
@@ -78,7 +102,8 @@ class FailoverChaosIT {
         sageMaker.autoPlay(Duration.ofMillis(500), Duration.ofSeconds(2));
         sageMaker.plan(PLAN_ARN, "Active", PLAN_INSTANCES, PLAN_INSTANCES, Instant.parse("2020-01-01T00:00:00Z"),
                 Instant.parse("2099-01-01T00:00:00Z"));
-        String url = TestDatabase.newDatabase();
+        postgres = new RestartablePostgres(LOGS.resolve("pgdata"));
+        String url = postgres.jdbcUrl();
         dataSource.setJdbcUrl(url);
         dataSource.setUsername("postgres");
         dataSource.addDataSourceProperty("ApplicationName", "chaos-test");
@@ -97,7 +122,9 @@ class FailoverChaosIT {
                 "--spillover.sagemaker.status-interval=200ms",
                 "--spillover.sagemaker.plan-sync-interval=1h",
                 "--spillover.sagemaker.retry.base-delay=10ms",
-                "--spillover.sagemaker.retry.max-delay=50ms"));
+                "--spillover.sagemaker.retry.max-delay=50ms",
+                // one HTTP try gives up after 2 s: the long mode's provider sometimes answers only after 3 s
+                "--spillover.sagemaker.call-timeout=2s"));
         int i = 0;
         for (var quota : new TreeMap<>(ON_DEMAND).entrySet()) {
             arguments.add("--spillover.sagemaker.fleet[" + i + "].instance-type=" + quota.getKey());
@@ -110,9 +137,14 @@ class FailoverChaosIT {
 
     @AfterEach
     void stopIt() {
-        replicas.close();
+        if (replicas != null) {
+            replicas.close();
+        }
         sageMaker.stop();
         dataSource.close();
+        if (postgres != null) {
+            postgres.close();
+        }
     }
 
     @Test
@@ -121,7 +153,7 @@ class FailoverChaosIT {
         setUpTeamsAndThePlan(replicas.next(null).api(ADMIN));
         note("%s leads", lock.awaitHolder(Duration.ofSeconds(10)));
         var stream = new JobStream(replicas, TEAMS, tokens(replicas.next(null).api(ADMIN)), PLAN,
-                Duration.ofMillis(700), 150);
+                Duration.ofMillis(700), LONG ? 100_000 : 150);
         Thread streaming = new Thread(stream, "chaos-stream");
         streaming.start();
 
@@ -130,6 +162,9 @@ class FailoverChaosIT {
         killTheLeaderAtItsNextCreate("kill 2, between a launch and its commit", Moment.AFTER_THE_CREATE);
         killTheLeaderAtItsNextCreate("kill 3, between a placement and its launch", Moment.BEFORE_THE_CREATE);
         killTheLeaderWhileJobsAreStarting("kill 4, while jobs are STARTING");
+        if (LONG) {
+            theLongMode(stream);
+        }
         // the checks below want a few submissions after the last takeover and at least 60 in all; the kills
         // come when their moments come, so the stream runs on until both hold rather than for a fixed time
         int enough = Math.max(stream.acknowledged().size() + 3, 60);
@@ -140,12 +175,76 @@ class FailoverChaosIT {
         awaitTheQueueDrained();
 
         Evidence evidence = Evidence.load(database, sageMaker, stream.acknowledged(), takeovers);
-        summarize(evidence, stream);
-        assertThat(Invariants.check(evidence)).as("invariant violations (instance logs in %s)", LOGS.toAbsolutePath())
-                .isEmpty();
+        List<String> violations = Invariants.check(evidence);
+        summarize(evidence, stream, violations);
+        assertThat(violations).as("invariant violations (instance logs in %s)", LOGS.toAbsolutePath()).isEmpty();
         assertThat(replicas.errors()).as("errors the instances logged").isEmpty();
-        assertThat(takeovers).hasSize(4);
+        assertThat(takeovers).hasSize(KILLS);
         assertThat(evidence.acknowledged()).hasSizeGreaterThanOrEqualTo(60);
+        if (LONG) {
+            assertThat(postgres.restarts()).as("PostgreSQL restarts").isEqualTo(2);
+            assertThat(sageMaker.throttled() + sageMaker.closed() + sageMaker.delayed())
+                    .as("provider calls throttled or dropped").isPositive();
+        }
+    }
+
+    /**
+     * Kills 5 to {@link #KILLS}, each of a kind drawn from the seed (the four moments of the quick mode) after
+     * a pause drawn from it (0 to 3 s, so kills do not always strike at the first chance); after 30 % of the
+     * kills PostgreSQL is restarted, from 40 % to 70 % SageMaker throttles and drops answers, and after 80 %
+     * PostgreSQL is stopped for {@link #REFUSED}, refusing every connection, and started again.
+     */
+    private void theLongMode(JobStream stream) throws Exception {
+        for (int kill = 5; kill <= KILLS; kill++) {
+            if (kill == Math.round(KILLS * 0.4)) {
+                sageMaker.unreliable(0.25, 0.10, Duration.ofSeconds(3), SEED);
+                note("SageMaker now throttles 25 %% of calls and drops the answers of 10 %% more");
+            }
+            Thread.sleep(random.nextInt(3000));
+            String how = "kill " + kill;
+            switch (random.nextInt(4)) {
+                case 0 -> killTheLeaderWithSubmissionsInFlight(how + ", mid-stream with submissions in flight to it",
+                        stream);
+                case 1 -> killTheLeaderAtItsNextCreate(how + ", between a launch and its commit",
+                        Moment.AFTER_THE_CREATE);
+                case 2 -> killTheLeaderAtItsNextCreate(how + ", between a placement and its launch",
+                        Moment.BEFORE_THE_CREATE);
+                default -> killTheLeaderWhileJobsAreStarting(how + ", while jobs are STARTING");
+            }
+            if (kill == Math.round(KILLS * 0.3)) {
+                outage("PostgreSQL restart", Duration.ZERO);
+            }
+            if (kill == Math.round(KILLS * 0.7)) {
+                sageMaker.reliable();
+                note("SageMaker is reliable again: %d calls throttled, %d answers dropped by a closed connection,"
+                        + " %d answered after the call timeout (%d of them creates)", sageMaker.throttled(),
+                        sageMaker.closed(), sageMaker.delayed(), sageMaker.droppedCreates());
+            }
+            if (kill == Math.round(KILLS * 0.8)) {
+                outage("PostgreSQL stopped for " + REFUSED.toSeconds() + " s, refusing connections", REFUSED);
+            }
+        }
+    }
+
+    /**
+     * Stops PostgreSQL with both instances serving, keeps it stopped for {@code down}, starts it again on the
+     * same port and data, and measures how long after it took connections an instance held the scheduler lock
+     * again. The instances answer 503 meanwhile, and the stream sends its submissions again.
+     */
+    private void outage(String how, Duration down) throws Exception {
+        awaitAStandby();
+        postgres.stop();
+        note("%s: stopped", how);
+        Thread.sleep(down.toMillis()); // the outage itself: a length, not a condition
+        postgres.start();
+        Instant back = Instant.now();
+        String leader = await("the test's own pool reconnects").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                .until(lock::holder, java.util.Optional::isPresent).orElseThrow();
+        Duration after = Duration.between(back, Instant.now());
+        recoveries.add(after);
+        note("%s: PostgreSQL takes connections again; %s held the scheduler lock %d ms later", how, leader,
+                after.toMillis());
     }
 
     /**
@@ -277,8 +376,8 @@ class FailoverChaosIT {
         System.out.println("[chaos] " + line);
     }
 
-    /** What happened, in target/chaos/summary.txt and on the console. */
-    private void summarize(Evidence evidence, JobStream stream) throws IOException {
+    /** What happened, in target/chaos/summary.txt and summary.json, and on the console. */
+    private void summarize(Evidence evidence, JobStream stream, List<String> violations) throws IOException {
         Map<String, Long> statuses = evidence.jobs().stream()
                 .collect(Collectors.groupingBy(j -> j.status() + " " + j.reason(), TreeMap::new, Collectors.counting()));
         long made = evidence.creates().stream().filter(FakeSageMaker.Create::created).count();
@@ -300,6 +399,48 @@ class FailoverChaosIT {
                 evidence.creates().stream().filter(c -> c.name().equals(providerJob) && c.created()).count(),
                 database.sql("SELECT status FROM jobs WHERE provider_job_name = ?").param(providerJob)
                         .query(String.class).optional().orElse("gone")));
+        Map<String, Long> tally = Invariants.tally(violations);
+        List<Long> times = takeovers.stream().map(t -> t.after().toMillis()).sorted().toList();
+        long p50 = times.isEmpty() ? 0 : times.get((times.size() - 1) / 2);
+        long max = times.isEmpty() ? 0 : times.get(times.size() - 1);
+        note("%d SIGKILLs, %d PostgreSQL restarts (%.1f s refusing connections in all), SageMaker: %d calls"
+                        + " throttled, %d answers dropped (%d connections closed, %d answered after the call timeout);"
+                        + " lost %d, doubled %d, overbooked %d, other violations %d; takeover p50 %d ms, max %d ms"
+                        + " (target %d s: %s); PostgreSQL back to a leader after %s ms",
+                takeovers.size(), postgres.restarts(), postgres.down().toMillis() / 1000.0, sageMaker.throttled(),
+                sageMaker.closed() + sageMaker.delayed(), sageMaker.closed(), sageMaker.delayed(), tally.get("lost"),
+                tally.get("doubled"), tally.get("overbooked"), tally.get("other"), p50, max,
+                TAKEOVER_TARGET.toSeconds(), max <= TAKEOVER_TARGET.toMillis() ? "met" : "MISSED",
+                recoveries.stream().map(Duration::toMillis).toList());
         Files.write(LOGS.resolve("summary.txt"), log);
+        var json = new LinkedHashMap<String, Object>();
+        json.put("mode", LONG ? "long" : "quick");
+        json.put("seed", SEED);
+        json.put("seconds", Duration.between(began, Instant.now()).toSeconds());
+        json.put("sigkills", takeovers.size());
+        json.put("postgresRestarts", postgres.restarts());
+        json.put("refusedConnectionSeconds", postgres.down().toMillis() / 1000.0);
+        json.put("postgresBackToALeaderMillis", recoveries.stream().map(Duration::toMillis).toList());
+        json.put("providerThrottled", sageMaker.throttled());
+        json.put("providerDropped", sageMaker.closed() + sageMaker.delayed());
+        json.put("providerDroppedByClosedConnection", sageMaker.closed());
+        json.put("providerDroppedByLateAnswer", sageMaker.delayed());
+        json.put("providerDroppedCreates", sageMaker.droppedCreates());
+        json.put("submissionsAcknowledged", evidence.acknowledged().size());
+        json.put("jobs", statuses);
+        json.put("providerJobsMade", made);
+        json.put("lost", tally.get("lost"));
+        json.put("doubled", tally.get("doubled"));
+        json.put("overbooked", tally.get("overbooked"));
+        json.put("otherViolations", tally.get("other"));
+        json.put("violations", violations);
+        json.put("takeoverP50Millis", p50);
+        json.put("takeoverMaxMillis", max);
+        json.put("takeoverTargetMet", max <= TAKEOVER_TARGET.toMillis());
+        json.put("takeovers", takeovers.stream().map(t -> Map.of("how", t.how(), "killed", t.killed(),
+                "successor", t.successor(), "millis", t.after().toMillis())).toList());
+        json.put("errorsLogged", replicas.errors().size());
+        Files.writeString(LOGS.resolve("summary.json"), JsonMapper.builder().build().writerWithDefaultPrettyPrinter()
+                .writeValueAsString(json));
     }
 }

@@ -59,6 +59,23 @@ final class Invariants {
         return List.copyOf(invariants.violations);
     }
 
+    /**
+     * The violations counted as the chaos summary reports them: {@code lost} (an acknowledged submission
+     * without its one job), {@code doubled} (a provider job made twice, or two of one job in progress at once),
+     * {@code overbooked} (in the audit log or on the provider), and {@code other}; every key is present.
+     */
+    static Map<String, Long> tally(List<String> violations) {
+        Map<String, Long> tally = new LinkedHashMap<>();
+        List.of("lost", "doubled", "overbooked", "other").forEach(kind -> tally.put(kind, 0L));
+        for (String violation : violations) {
+            String kind = violation.startsWith("job lost") || violation.startsWith("client token ") ? "lost"
+                    : violation.startsWith("launched twice") ? "doubled"
+                    : violation.startsWith("overbooked") ? "overbooked" : "other";
+            tally.merge(kind, 1L, Long::sum);
+        }
+        return tally;
+    }
+
     /** 1. Every acknowledged submission has exactly one job, the one the client was told of. */
     void noJobLost() {
         Map<String, List<StoredJob>> byToken = evidence.jobs().stream().filter(job -> job.clientToken() != null)

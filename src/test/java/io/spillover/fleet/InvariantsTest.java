@@ -36,6 +36,27 @@ class InvariantsTest {
     }
 
     @Test
+    void talliesTheBreachesAsTheChaosSummaryCountsThem() {
+        run.job(FIRST, "first", 2).placed(FIRST, 1).running(FIRST, 1);
+        run.job(SECOND, "second", 1).placed(SECOND, 1);
+        run.completed(FIRST, 1);
+        run.running(SECOND, 1).ended(SECOND, 1, "COMPLETED", "COMPLETED");
+        run.created(SECOND, 1).created(SECOND, 2);
+        run.provider(SECOND, 1, "InProgress").provider(SECOND, 2, "InProgress")
+                .provider(SECOND, 1, "Completed").provider(SECOND, 2, "Completed");
+
+        assertThat(Invariants.tally(Invariants.check(run.evidence())))
+                .containsExactly(Map.entry("lost", 0L), Map.entry("doubled", 1L), Map.entry("overbooked", 2L),
+                        Map.entry("other", 1L));
+        assertThat(Invariants.tally(List.of("job lost: client token t of team a was acknowledged as job j, but the"
+                + " database has 0 job(s) with that token", "client token t of team a was acknowledged as job j,"
+                + " but its job is k", "slow takeover: ..."))).containsExactly(Map.entry("lost", 2L),
+                Map.entry("doubled", 0L), Map.entry("overbooked", 0L), Map.entry("other", 1L));
+        assertThat(Invariants.tally(List.of())).containsOnly(Map.entry("lost", 0L), Map.entry("doubled", 0L),
+                Map.entry("overbooked", 0L), Map.entry("other", 0L));
+    }
+
+    @Test
     void reportsAnOverbookingAtTheTransitionThatMadeItAndADuplicateLaunch() {
         run.job(FIRST, "first", 2).placed(FIRST, 1).running(FIRST, 1);
         run.job(SECOND, "second", 1).placed(SECOND, 1); // transition 5: 3 of 2 instances held

@@ -73,20 +73,25 @@ final class JobWatch {
      * reported as a refusal (the job falls through); any other change as a status change.
      */
     synchronized void observe(String name, Followed job, Observation seen) {
-        job.last = seen;
+        // A report is taken in by the listener's transaction; when that fails (the database is out of reach)
+        // publishing throws, and the job must still read as not seen, so that the next poll describes and
+        // reports it again: what was seen and reported is noted only once the report was taken in.
         if (seen.capacityRefused()) {
-            followed.remove(name);
             events.publishEvent(new ProviderJobRefused(name, seen.message(), Refusal.INSUFFICIENT_CAPACITY));
+            job.last = seen;
+            followed.remove(name);
             return;
         }
         if (waitedTooLong(seen)) {
+            job.last = seen;
             refuseAfterWait(name, job, seen);
             return;
         }
         if (!seen.detail().equals(job.reported)) {
-            job.reported = seen.detail();
             events.publishEvent(new ProviderJobChanged(name, seen.status(), seen.message()));
+            job.reported = seen.detail();
         }
+        job.last = seen;
         if (seen.status().ended()) {
             followed.remove(name);
         }

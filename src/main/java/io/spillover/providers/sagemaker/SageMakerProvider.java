@@ -310,7 +310,8 @@ final class SageMakerProvider implements CapacityProvider {
         try {
             watch.poll();
         } catch (RuntimeException e) {
-            log.warn("Could not read job status from SageMaker; jobs stay as they were: {}", e.getMessage());
+            log.warn("Could not read job status from SageMaker or record it; jobs stay as they were: {}",
+                    e.getMessage());
         }
     }
 

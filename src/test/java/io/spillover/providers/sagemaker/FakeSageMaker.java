@@ -22,12 +22,14 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
@@ -115,6 +117,11 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     private final Map<String, Deque<Injected>> injected = new ConcurrentHashMap<>();
     private final Set<String> failWithCapacityError = ConcurrentHashMap.newKeySet();
     private volatile boolean outage;
+    private volatile Unreliable unreliable;
+    private final AtomicInteger throttled = new AtomicInteger();
+    private final AtomicInteger closed = new AtomicInteger();
+    private final AtomicInteger delayed = new AtomicInteger();
+    private final AtomicInteger droppedCreates = new AtomicInteger();
     /** Guards every change of a job's status and the record of it, so the record has one order. */
     private final Object books = new Object();
     private final List<Create> creates = new ArrayList<>();
@@ -179,6 +186,49 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     /** Training jobs on this type fail as SageMaker fails them when it finds no instances. */
     void noCapacityFor(String instanceType) {
         failWithCapacityError.add(instanceType);
+    }
+
+    /**
+     * How an unreliable SageMaker answers: each call, drawn from {@code random}, is throttled (400
+     * ThrottlingException, nothing done) with probability {@code throttle}; else with probability {@code drop}
+     * its work is done and its answer lost, half the time by closing the connection and half the time by
+     * answering only after {@code delay} (meant to be longer than the caller's call timeout).
+     */
+    private record Unreliable(double throttle, double drop, Duration delay, Random random) {
+    }
+
+    /**
+     * From now on calls are throttled and answers dropped at random, as {@link Unreliable} says, until
+     * {@link #reliable}; the draws come from {@code seed}, so the faults' order is the same in every run
+     * (which calls meet them depends on timing).
+     */
+    public void unreliable(double throttle, double drop, Duration delay, long seed) {
+        unreliable = new Unreliable(throttle, drop, delay, new Random(seed));
+    }
+
+    /** Calls are answered normally again. */
+    public void reliable() {
+        unreliable = null;
+    }
+
+    /** Calls answered 400 ThrottlingException by {@link #unreliable}. */
+    public int throttled() {
+        return throttled.get();
+    }
+
+    /** Calls whose work was done and whose connection was then closed without an answer, by {@link #unreliable}. */
+    public int closed() {
+        return closed.get();
+    }
+
+    /** Calls whose work was done and whose answer came only after the delay, by {@link #unreliable}. */
+    public int delayed() {
+        return delayed.get();
+    }
+
+    /** Of the answers dropped by {@link #unreliable}, those of creates: a job made that its caller did not hear of. */
+    public int droppedCreates() {
+        return droppedCreates.get();
     }
 
     /** Every call answers 500 while true. */
@@ -331,6 +381,28 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         String operation = target == null ? "" : target.substring(target.indexOf('.') + 1);
         if (outage) {
             return error(500, "InternalFailure", "We encountered an internal error. Please try again.");
+        }
+        Unreliable faults = unreliable;
+        if (faults != null) {
+            double draw;
+            boolean byReset;
+            synchronized (faults.random()) {
+                draw = faults.random().nextDouble();
+                byReset = faults.random().nextBoolean();
+            }
+            if (draw < faults.throttle()) {
+                throttled.incrementAndGet();
+                return error(400, "ThrottlingException", "Rate exceeded");
+            }
+            if (draw < faults.throttle() + faults.drop()) {
+                ResponseDefinition answer = answer(operation, JSON.readTree(event.getRequest().getBodyAsString()));
+                (byReset ? closed : delayed).incrementAndGet();
+                if (operation.startsWith("Create")) {
+                    droppedCreates.incrementAndGet();
+                }
+                return byReset ? ResponseDefinitionBuilder.like(answer).withFault(Fault.CONNECTION_RESET_BY_PEER).build()
+                        : ResponseDefinitionBuilder.like(answer).withFixedDelay((int) faults.delay().toMillis()).build();
+            }
         }
         Deque<Injected> queue = injected.get(operation);
         Injected fault = queue == null ? null : queue.poll();
