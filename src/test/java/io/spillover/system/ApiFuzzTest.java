@@ -81,12 +81,25 @@ class ApiFuzzTest extends ApiTest {
         var failures = new ArrayList<String>();
         int serverErrors = 0;
         int storedByRejects = 0;
+        int closedOnOversized = 0;
         for (int i = 0; i < REQUESTS; i++) {
             RequestFuzzer.Operation operation = operations.get(i % operations.size());
             RequestFuzzer.Request request = fuzzer.next(operation);
             String caller = i % 10 < 7 ? ADMIN_TOKEN : i % 10 < 9 ? member : i % 20 == 9 ? null : "not-a-token";
             String before = jdbc.sql(FINGERPRINT).query(String.class).single();
-            HttpResponse<String> response = send(request, caller);
+            HttpResponse<String> response;
+            try {
+                response = send(request, caller);
+            } catch (IOException e) {
+                if (request.kind() == RequestFuzzer.Kind.OVERSIZED) {
+                    // the 413 is sent unread and the connection closed while the client still writes its 10 MB:
+                    // HTTP/1.1 lets the answer be lost so (a client avoids it with Expect: 100-continue)
+                    closedOnOversized++;
+                } else {
+                    failures.add("no answer (" + e + ") for " + request.describe());
+                }
+                continue;
+            }
             int status = response.statusCode();
             statuses.merge(status, 1, Integer::sum);
             kinds.merge(request.kind().name(), 1, Integer::sum);
@@ -111,7 +124,8 @@ class ApiFuzzTest extends ApiTest {
         }
         assertThat(api.get("/actuator/health").status()).as("health at the end").isEqualTo(200);
 
-        writeSummary(operations.size(), covered.size(), statuses, kinds, serverErrors, storedByRejects);
+        writeSummary(operations.size(), covered.size(), statuses, kinds, serverErrors, storedByRejects,
+                closedOnOversized);
         assertThat(covered).as("operations covered").hasSize(operations.size());
         assertThat(failures).as("requests that broke a rule (seed %d)", SEED).isEmpty();
     }
@@ -135,12 +149,7 @@ class ApiFuzzTest extends ApiTest {
         } else {
             builder.method(request.method(), HttpRequest.BodyPublishers.noBody());
         }
-        try {
-            return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            // the server may close a connection on a 10 MB body after answering 413; the next request must work
-            throw new AssertionError("no answer to " + request.describe() + ": " + e, e);
-        }
+        return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Why the answer is not an RFC 9457 problem document, or null when it is one. */
@@ -165,7 +174,7 @@ class ApiFuzzTest extends ApiTest {
     }
 
     private void writeSummary(int operations, int covered, Map<Integer, Integer> statuses, Map<String, Integer> kinds,
-                              int serverErrors, int storedByRejects) throws IOException {
+                              int serverErrors, int storedByRejects, int closedOnOversized) throws IOException {
         var summary = new LinkedHashMap<String, Object>();
         summary.put("seed", SEED);
         summary.put("requests", REQUESTS);
@@ -173,6 +182,7 @@ class ApiFuzzTest extends ApiTest {
         summary.put("operationsCovered", covered);
         summary.put("serverErrors", serverErrors);
         summary.put("storedByRejects", storedByRejects);
+        summary.put("closedOnOversizedBodies", closedOnOversized);
         summary.put("statuses", statuses);
         summary.put("kinds", kinds);
         Path file = Path.of("target", "fuzz", "summary.json");
