@@ -1,12 +1,10 @@
 package io.spillover.capacity;
 
+import io.spillover.system.RepeatingTask;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,34 +13,26 @@ import org.springframework.stereotype.Component;
  * idempotently), as plans sync.
  */
 @Component
-class CapacityRefreshTimer implements SmartLifecycle {
+class CapacityRefreshTimer extends RepeatingTask {
 
     private static final Logger log = LoggerFactory.getLogger(CapacityRefreshTimer.class);
 
     private final CapacityRefresh refresh;
     private final ProviderFleet provider;
-    private ScheduledExecutorService timer;
 
     CapacityRefreshTimer(CapacityRefresh refresh, ProviderFleet provider) {
+        super("spillover-capacity-refresh");
         this.refresh = refresh;
         this.provider = provider;
     }
 
     @Override
-    public void start() {
-        provider.limitRefreshInterval().ifPresent(this::start);
+    protected Optional<Duration> interval() {
+        return provider.limitRefreshInterval();
     }
 
-    private void start(Duration interval) {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "spillover-capacity-refresh");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.scheduleWithFixedDelay(this::refresh, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    private void refresh() {
+    @Override
+    protected void runOnce() {
         try {
             var result = refresh.refresh();
             if (!result.regionsFailed().isEmpty()) {
@@ -51,18 +41,5 @@ class CapacityRefreshTimer implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.warn("Capacity not refreshed from the account's limits; it stays as it was: {}", e.getMessage());
         }
-    }
-
-    @Override
-    public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer != null;
     }
 }
