@@ -3,12 +3,14 @@ package io.spillover.console;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.microsoft.playwright.APIResponse;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import io.spillover.support.ApiTest;
@@ -120,6 +122,39 @@ class ConsoleBrowserTest extends ApiTest {
         page.navigate(url("/"));
         assertThat(page.locator("#running")).containsText("waiting");
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("dashboard.png")).setFullPage(true));
+    }
+
+    /**
+     * The redraw the stream's first event asks for can still be on its way, with the old status, when the job
+     * starts: the start's own redraw must follow it rather than be dropped with the element it replaced.
+     */
+    @Test
+    void aStartThatArrivesWhileTheFirstRedrawIsInFlightIsStillShown() {
+        submit(team, job("holder", entry(P4D, 4)));
+        awaitStatus(team, "holder", "RUNNING");
+        submit(team, job("late", entry(P4D, 4)));
+        page.addInitScript("window.sseData = []; document.addEventListener('htmx:sseMessage',"
+                + " e => window.sseData.push(e.detail.data));");
+        Route[] held = new Route[1];
+        APIResponse[] stale = new APIResponse[1];
+        page.route("**/jobs/late/panel", route -> {
+            if (held[0] != null) {
+                route.resume();
+                return;
+            }
+            stale[0] = route.fetch();
+            held[0] = route;
+        });
+
+        page.navigate(url("/teams/" + team + "/jobs/late"));
+        page.waitForCondition(() -> held[0] != null);
+        assertThat(stale[0].text()).contains("PENDING");
+        expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
+        awaitStatus(team, "late", "RUNNING");
+        page.waitForFunction("window.sseData.includes('RUNNING')");
+        held[0].fulfill(new Route.FulfillOptions().setResponse(stale[0]));
+
+        assertThat(page.locator("#job-panel .status")).hasText("RUNNING", SOON);
     }
 
     @Test
