@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillover.support.Api;
 import io.spillover.support.ApiTest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -27,6 +32,9 @@ class SubmissionRejectionTest extends ApiTest {
     static final String P5 = "ml.p5.48xlarge";
     static final String P4D = "ml.p4d.24xlarge";
     static final String M5 = "ml.m5.xlarge";
+
+    /** Sends query strings as written, where the test client would encode them first. */
+    private static final HttpClient RAW = HttpClient.newHttpClient();
 
     private String team;
 
@@ -190,6 +198,34 @@ class SubmissionRejectionTest extends ApiTest {
         assertThat(api.get("/api/v1/teams/" + team + "/jobs?page=-1").status()).isEqualTo(400);
         assertThat(api.get("/api/v1/teams/" + team + "/jobs?status=DONE").status()).isEqualTo(400);
         assertThat(api.get("/api/v1/teams/" + team + "/jobs?size=abc").status()).isEqualTo(400);
+    }
+
+    @ParameterizedTest(name = "answers 400 to the query string {0}")
+    @ValueSource(strings = {"?=%20", "?page=0&=x", "?status=%E2%80"})
+    void answersMalformedQueryStringsWith400NotAServerError(String query) throws Exception {
+        HttpResponse<String> response = raw(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port() + "/api/v1/teams/" + team + "/jobs" + query)).GET());
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(Api.JSON.readTree(response.body()).get("errors").get(0).get("field").asString())
+                .isEqualTo("parameters");
+    }
+
+    @Test
+    void answersAMalformedFormBodyWith400AndStoresNothing() throws Exception {
+        HttpResponse<String> response = raw(HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + port() + "/api/v1/teams/" + team + "/jobs"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("name=x&=%00")));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).doesNotContain("Exception");
+        assertThat(jobCount()).isZero();
+    }
+
+    private static HttpResponse<String> raw(HttpRequest.Builder request) throws Exception {
+        return RAW.send(request.header("Authorization", "Bearer " + ADMIN_TOKEN).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private Map<String, Object> validBody() {
