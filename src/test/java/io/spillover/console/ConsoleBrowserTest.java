@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The console in a real Chromium: sign in, submit through the preference editor, watch a pending job start
  * live, see every form's errors beside its inputs, stop a job, keep members out of admin pages, and read the
- * chart script's axes, series and tooltips. Screenshots of the dashboard and a job page land in
+ * charts' axes, series and tooltips. Screenshots of the dashboard and a job page land in
  * {@code target/screenshots/}; the README shows them from {@code docs/screenshots/}, where they are copied by hand.
  */
 class ConsoleBrowserTest extends ApiTest {
@@ -128,6 +128,77 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(page.locator("#job-panel .status")).hasText(java.util.regex.Pattern.compile("STARTING|RUNNING"), SOON);
         page.navigate(url("/"));
         assertThat(page.locator("#running")).containsText("waiting");
+    }
+
+    @Test
+    void theDashboardChartsHaveTitledAxesNamedSeriesAndTooltips() {
+        submit(team, job("first", entry(P4D, 4)));
+        awaitStatus(team, "first", "RUNNING");
+        page.navigate(url("/"));
+
+        JsonNode waits = chart("#wait-chart");
+        assertAxis(waits.get("x"), "wait before placement", "category");
+        assertThat(strings(waits.at("/x/categories")))
+                .containsExactly("< 1 s", "1–10 s", "10 s–1 min", "1–10 min", "10 min–1 h", "≥ 1 h");
+        assertAxis(waits.get("y"), "jobs", "value");
+        assertThat(seriesNames(waits)).containsExactly("jobs");
+        assertThat(waits.at("/series/0/points").asInt()).isEqualTo(6);
+        assertThat(total(waits.at("/series/0/data"))).isEqualTo(1);
+        assertThat(waits.get("legend").isEmpty()).isTrue();
+
+        JsonNode use = chart("#use-chart");
+        assertAxis(use.get("x"), "time (UTC)", "time");
+        assertAxis(use.get("y"), "instances", "value");
+        assertThat(seriesNames(use)).containsExactly(team);
+        assertThat(use.at("/series/0/points").asInt()).as("an hour in steps of 5 min").isEqualTo(13);
+        assertThat(use.at("/series/0/data/12/1").asInt()).as("now").isEqualTo(4);
+        assertThat(use.at("/series/0/stack").asString()).isEqualTo("total");
+
+        JsonNode usage = chart("#usage-chart");
+        assertAxis(usage.get("x"), "instances", "value");
+        assertAxis(usage.get("y"), "instance type", "category");
+        List<String> types = strings(usage.at("/y/categories"));
+        assertThat(types).containsExactlyInAnyOrder(P5, P4D, G6E);
+        assertThat(seriesNames(usage)).containsExactly("in use", "quota");
+        assertThat(strings(usage.get("legend"))).containsExactly("in use", "quota");
+        assertThat(usage.at("/series/0/data/" + types.indexOf(P4D)).asInt()).isEqualTo(4);
+        assertThat(usage.at("/series/1/data/" + types.indexOf(P5)).asInt()).isEqualTo(2);
+
+        // What the reader sees, not only what the library was given: the titles and legend are drawn.
+        assertThat(page.locator("#use-chart svg text").filter(new Locator.FilterOptions().setHasText("time (UTC)")))
+                .hasCount(1);
+        assertThat(page.locator("#usage-chart svg text").filter(new Locator.FilterOptions().setHasText("quota")))
+                .not().hasCount(0);
+        assertThat(page.locator("#wait-chart")).hasAttribute("aria-label", java.util.regex.Pattern.compile(
+                "Wait before placement, last 24 h\\. jobs: < 1 s \\d, 1–10 s \\d, 10 s–1 min \\d, .*, ≥ 1 h \\d"));
+
+        int waited = strings(waits.at("/series/0/data")).indexOf("1");
+        hover("#wait-chart", "[" + waited + ", 0.5]");
+        Locator tooltip = page.locator("#wait-chart .chart-tooltip");
+        assertThat(tooltip).isVisible();
+        assertThat(tooltip).containsText(strings(waits.at("/x/categories")).get(waited));
+        assertThat(tooltip).containsText("jobs: 1");
+        hover("#usage-chart", "[1, " + types.indexOf(P4D) + "]");
+        assertThat(page.locator("#usage-chart .chart-tooltip")).containsText("in use: 4");
+    }
+
+    @Test
+    void theDashboardChartsAreRedrawnWithNewDataOnALiveUpdate() {
+        submit(team, job("first", entry(P4D, 4)));
+        awaitStatus(team, "first", "RUNNING");
+        page.navigate(url("/"));
+        assertThat(chart("#use-chart").at("/series/0/data/12/1").asInt()).isEqualTo(4);
+
+        submit(team, job("second", entry(G6E, 2)));
+
+        page.waitForFunction("() => window.spilloverCharts.describe('#use-chart')?.series[0].data[12][1] === 6",
+                null, new Page.WaitForFunctionOptions().setTimeout(10_000));
+        page.waitForFunction("() => window.spilloverCharts.describe('#wait-chart')?.series[0].data"
+                + ".reduce((a, b) => a + b) === 2", null, new Page.WaitForFunctionOptions().setTimeout(10_000));
+        JsonNode usage = chart("#usage-chart");
+        assertThat(usage.at("/series/0/data/" + strings(usage.at("/y/categories")).indexOf(G6E)).asInt())
+                .isEqualTo(2);
+        assertThat(page.locator("#use-chart svg")).hasCount(1);
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("dashboard.png")).setFullPage(true));
     }
 
@@ -370,6 +441,14 @@ class ConsoleBrowserTest extends ApiTest {
         var values = new ArrayList<String>();
         array.forEach(value -> values.add(value.asString()));
         return values;
+    }
+
+    private static long total(JsonNode array) {
+        long sum = 0;
+        for (JsonNode value : array) {
+            sum += value.asLong();
+        }
+        return sum;
     }
 
     /** Text for an HTML attribute in single quotes. */
