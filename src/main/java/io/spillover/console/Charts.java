@@ -1,65 +1,108 @@
 package io.spillover.console;
 
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.spillover.jobs.JobStatistics.Sample;
+import io.spillover.tenancy.TeamView;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.springframework.context.MessageSource;
+import org.springframework.context.support.MessageSourceAccessor;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
-/** Small bar charts drawn as SVG by the templates; no chart library needed. */
-public final class Charts {
+/**
+ * The dashboard's charts as specs that the console's chart script draws (frontend/js/charts.js): the figures,
+ * axes with their units and series names, not how they look.
+ */
+@Component
+class Charts {
 
-    static final int WIDTH = 600;
-    static final int HEIGHT = 160;
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final long[] WAIT_BOUNDS = {1, 10, 60, 600, 3600, Long.MAX_VALUE};
+    private static final List<String> WAIT_BUCKETS = List.of("< 1 s", "1–10 s", "10 s–1 min", "1–10 min",
+            "10 min–1 h", "≥ 1 h");
 
-    /** One bar: its label, value, and place in the drawing. */
-    public record Bar(String label, long value, int x, int y, int width, int height) {
-    }
+    /** One chart; fields a kind does not use are null and left out of the spec. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Chart(String kind, String title, Axis x, Axis y, List<String> categories, List<Series> series,
+                 Boolean horizontal, Boolean stack) {
 
-    /** A chart: its bars and the largest value, for the axis. */
-    public record BarChart(String title, List<Bar> bars, long max, String unit) {
+        /** The spec for the page's {@code data-chart} attribute. */
+        public String json() {
+            return JSON.writeValueAsString(this);
+        }
 
+        /** Whether there is nothing to see yet: no series, or only zeros. */
         public boolean empty() {
-            return bars.stream().allMatch(b -> b.value() == 0);
+            return series.stream().flatMap(s -> s.data().stream())
+                    .allMatch(value -> value instanceof Number n && n.longValue() == 0);
         }
     }
 
-    private Charts() {
+    /** An axis's name and unit ("time", "UTC"), and for a time axis the window it spans, in epoch ms. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Axis(String name, String unit, Long min, Long max) {
+
+        static Axis named(String name) {
+            return new Axis(name, null, null, null);
+        }
     }
 
-    static BarChart bars(String title, List<String> labels, List<Long> values, String unit) {
-        long max = Math.max(1, values.stream().mapToLong(Long::longValue).max().orElse(1));
-        int slot = WIDTH / Math.max(1, values.size());
-        var bars = new ArrayList<Bar>();
-        for (int i = 0; i < values.size(); i++) {
-            int height = (int) Math.round((double) values.get(i) / max * (HEIGHT - 20));
-            bars.add(new Bar(labels.get(i), values.get(i), i * slot + 2, HEIGHT - 20 - height, Math.max(1, slot - 4),
-                    height));
-        }
-        return new BarChart(title, bars, max, unit);
+    /** A named series: values for a bar chart's categories, or [epoch ms, value] points over time. */
+    public record Series(String name, List<?> data) {
     }
 
-    /** Wait times in buckets: under 1 s, 10 s, 1 min, 10 min, 1 h, and longer. */
-    static BarChart waitHistogram(String title, List<Long> waits) {
-        long[] bounds = {1, 10, 60, 600, 3600, Long.MAX_VALUE};
-        String[] labels = {"<1s", "<10s", "<1m", "<10m", "<1h", "≥1h"};
-        long[] counts = new long[bounds.length];
-        for (long wait : waits) {
-            for (int i = 0; i < bounds.length; i++) {
-                if (wait < bounds[i]) {
-                    counts[i]++;
-                    break;
-                }
-            }
-        }
-        var values = new ArrayList<Long>();
-        for (long count : counts) {
-            values.add(count);
-        }
-        return bars(title, List.of(labels), values, "jobs");
+    private final MessageSourceAccessor messages;
+
+    Charts(MessageSource messages) {
+        this.messages = new MessageSourceAccessor(messages);
     }
 
-    static String clock(java.time.Instant at) {
-        return CLOCK.format(at);
+    /** How many jobs waited how long before placement, in buckets from under a second to an hour and more. */
+    Chart waitHistogram(List<Long> waits) {
+        var counts = new ArrayList<Long>();
+        for (int i = 0; i < WAIT_BOUNDS.length; i++) {
+            long low = i == 0 ? Long.MIN_VALUE : WAIT_BOUNDS[i - 1];
+            long high = WAIT_BOUNDS[i];
+            counts.add(waits.stream().filter(wait -> wait >= low && wait < high).count());
+        }
+        return new Chart("bar", text("chart.wait.title"), Axis.named(text("chart.wait.x")),
+                Axis.named(text("chart.wait.y")), WAIT_BUCKETS, List.of(new Series(text("chart.wait.y"), counts)),
+                null, null);
+    }
+
+    /** Instances in use over a window, sampled at steps: one stacked series per team that used any. */
+    Chart instancesOverTime(Map<String, List<Sample>> byTeam, Instant from, Instant to) {
+        var series = byTeam.entrySet().stream()
+                .map(team -> new Series(team.getKey(), team.getValue().stream()
+                        .map(s -> List.of(s.at().toEpochMilli(), s.instances())).toList()))
+                .toList();
+        return new Chart("line", text("chart.use.title"),
+                new Axis(text("chart.use.x"), "UTC", from.toEpochMilli(), to.toEpochMilli()),
+                Axis.named(text("chart.use.y")), null, series, null, true);
+    }
+
+    /** Each team's instances in use beside its quota, per instance type the quota names. */
+    Chart usageAgainstQuota(List<TeamView> teams) {
+        var categories = new ArrayList<String>();
+        var inUse = new ArrayList<Integer>();
+        var quota = new ArrayList<Integer>();
+        for (TeamView team : teams) {
+            team.quotas().instanceLimits().forEach((type, limit) -> {
+                categories.add(teams.size() == 1 ? type : team.name() + " · " + type);
+                inUse.add(team.usage().instancesInUse().getOrDefault(type, 0));
+                quota.add(limit);
+            });
+        }
+        return new Chart("bar", text("chart.usage.title"), Axis.named(text("chart.usage.x")),
+                Axis.named(text(teams.size() == 1 ? "chart.usage.y" : "chart.usage.y.teams")), categories,
+                List.of(new Series(text("chart.usage.inUse"), inUse), new Series(text("chart.usage.quota"), quota)),
+                true, null);
+    }
+
+    private String text(String key) {
+        return messages.getMessage(key);
     }
 }

@@ -17,7 +17,7 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
-/** The dashboard: my teams' queue and running jobs, capacity, usage against quota, and two charts. */
+/** The dashboard: my teams' queue and running jobs, capacity, usage against quota, and charts of them. */
 @Controller
 class DashboardController {
 
@@ -29,16 +29,18 @@ class DashboardController {
     private final CapacityService capacity;
     private final TeamService teams;
     private final PlanService plans;
+    private final Charts charts;
     private final Clock clock;
 
     DashboardController(ConsoleAccess access, JobQueries jobs, JobStatistics statistics, CapacityService capacity,
-                        TeamService teams, PlanService plans, Clock clock) {
+                        TeamService teams, PlanService plans, Charts charts, Clock clock) {
         this.access = access;
         this.jobs = jobs;
         this.statistics = statistics;
         this.capacity = capacity;
         this.teams = teams;
         this.plans = plans;
+        this.charts = charts;
         this.clock = clock;
     }
 
@@ -62,7 +64,8 @@ class DashboardController {
         List<Offering> offerings = caller.platformAdmin() ? capacity.offerings()
                 : capacity.offeringsFor(new HashSet<>(mine));
         var live = jobs.live(mine);
-        var samples = statistics.instancesInUse(mine, now.minus(Duration.ofHours(1)), now, Duration.ofMinutes(5));
+        Instant hourAgo = now.minus(Duration.ofHours(1));
+        var usage = mine.stream().map(teams::get).toList();
         List<TrainingPlanView> ending = plans.list().stream()
                 .filter(p -> caller.platformAdmin() || p.teams().stream().anyMatch(mine::contains))
                 .filter(p -> p.status() == io.spillover.placement.PlanStatus.ACTIVE
@@ -72,14 +75,11 @@ class DashboardController {
                 "pending", live.stream().filter(j -> j.status() == io.spillover.jobs.JobStatus.PENDING).toList(),
                 "running", live.stream().filter(j -> j.status() != io.spillover.jobs.JobStatus.PENDING).toList(),
                 "offerings", offerings,
-                "usage", mine.stream().map(teams::get).toList(),
+                "usage", usage,
                 "endingPlans", ending,
-                "waitChart", Charts.waitHistogram("Wait before placement, last 24 h",
-                        statistics.waitSeconds(mine, now.minus(Duration.ofDays(1)))),
-                "useChart", Charts.bars("Instances in use, last hour",
-                        samples.stream().map(s -> Charts.clock(s.at())).toList(),
-                        samples.stream().map(s -> (long) s.instances()).toList(), "instances"),
-                "chartWidth", Charts.WIDTH,
-                "chartHeight", Charts.HEIGHT);
+                "waitChart", charts.waitHistogram(statistics.waitSeconds(mine, now.minus(Duration.ofDays(1)))),
+                "useChart", charts.instancesOverTime(
+                        statistics.instancesInUse(mine, hourAgo, now, Duration.ofMinutes(5)), hourAgo, now),
+                "usageChart", charts.usageAgainstQuota(usage));
     }
 }

@@ -17,18 +17,24 @@ import io.spillover.support.ApiTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The console in a real Chromium: sign in, submit through the preference editor, watch a pending job start
- * live, see every form's errors beside its inputs, stop a job, and keep members out of admin pages. Screenshots of the dashboard
- * and a job page land in {@code target/screenshots/}.
+ * live, see every form's errors beside its inputs, stop a job, keep members out of admin pages, and read the
+ * charts' axes, series and tooltips. Screenshots of the dashboard and a job page land in
+ * {@code target/screenshots/}; the README shows them from {@code docs/screenshots/}, where they are copied by hand.
  */
 class ConsoleBrowserTest extends ApiTest {
 
@@ -37,6 +43,7 @@ class ConsoleBrowserTest extends ApiTest {
     static final String G6E = "ml.g6e.48xlarge";
     static final String PASSWORD = "browser-test-password";
     static final Path SCREENSHOTS = Paths.get("target", "screenshots");
+    static final JsonMapper JSON = JsonMapper.builder().build();
     static final LocatorAssertions.HasTextOptions SOON = new LocatorAssertions.HasTextOptions().setTimeout(10_000);
 
     private static Playwright playwright;
@@ -121,7 +128,141 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(page.locator("#job-panel .status")).hasText(java.util.regex.Pattern.compile("STARTING|RUNNING"), SOON);
         page.navigate(url("/"));
         assertThat(page.locator("#running")).containsText("waiting");
+    }
+
+    @Test
+    void theDashboardChartsHaveTitledAxesNamedSeriesAndTooltips() {
+        submit(team, job("first", entry(P4D, 4)));
+        awaitStatus(team, "first", "RUNNING");
+        page.navigate(url("/"));
+
+        JsonNode waits = chart("#wait-chart");
+        assertAxis(waits.get("x"), "wait before placement", "category");
+        assertThat(strings(waits.at("/x/categories")))
+                .containsExactly("< 1 s", "1–10 s", "10 s–1 min", "1–10 min", "10 min–1 h", "≥ 1 h");
+        assertAxis(waits.get("y"), "jobs", "value");
+        assertThat(seriesNames(waits)).containsExactly("jobs");
+        assertThat(waits.at("/series/0/points").asInt()).isEqualTo(6);
+        assertThat(total(waits.at("/series/0/data"))).isEqualTo(1);
+        assertThat(waits.get("legend").isEmpty()).isTrue();
+
+        JsonNode use = chart("#use-chart");
+        assertAxis(use.get("x"), "time (UTC)", "time");
+        assertAxis(use.get("y"), "instances", "value");
+        assertThat(seriesNames(use)).containsExactly(team);
+        assertThat(use.at("/series/0/points").asInt()).as("an hour in steps of 5 min").isEqualTo(13);
+        assertThat(use.at("/series/0/data/12/1").asInt()).as("now").isEqualTo(4);
+        assertThat(use.at("/series/0/stack").asString()).isEqualTo("total");
+
+        JsonNode usage = chart("#usage-chart");
+        assertAxis(usage.get("x"), "instances", "value");
+        assertAxis(usage.get("y"), "instance type", "category");
+        List<String> types = strings(usage.at("/y/categories"));
+        assertThat(types).containsExactlyInAnyOrder(P5, P4D, G6E);
+        assertThat(seriesNames(usage)).containsExactly("in use", "quota");
+        assertThat(strings(usage.get("legend"))).containsExactly("in use", "quota");
+        assertThat(usage.at("/series/0/data/" + types.indexOf(P4D)).asInt()).isEqualTo(4);
+        assertThat(usage.at("/series/1/data/" + types.indexOf(P5)).asInt()).isEqualTo(2);
+
+        // What the reader sees, not only what the library was given: the titles and legend are drawn.
+        assertThat(page.locator("#use-chart svg text").filter(new Locator.FilterOptions().setHasText("time (UTC)")))
+                .hasCount(1);
+        assertThat(page.locator("#usage-chart svg text").filter(new Locator.FilterOptions().setHasText("quota")))
+                .not().hasCount(0);
+        assertThat(page.locator("#wait-chart")).hasAttribute("aria-label", java.util.regex.Pattern.compile(
+                "Wait before placement, last 24 h\\. jobs: < 1 s \\d, 1–10 s \\d, 10 s–1 min \\d, .*, ≥ 1 h \\d"));
+
+        int waited = strings(waits.at("/series/0/data")).indexOf("1");
+        hover("#wait-chart", "[" + waited + ", 0.5]");
+        Locator tooltip = page.locator("#wait-chart .chart-tooltip");
+        assertThat(tooltip).isVisible();
+        assertThat(tooltip).containsText(strings(waits.at("/x/categories")).get(waited));
+        assertThat(tooltip).containsText("jobs: 1");
+        hover("#usage-chart", "[1, " + types.indexOf(P4D) + "]");
+        assertThat(page.locator("#usage-chart .chart-tooltip")).containsText("in use: 4");
+    }
+
+    @Test
+    void theDashboardChartsAreRedrawnWithNewDataOnALiveUpdate() {
+        submit(team, job("first", entry(P4D, 4)));
+        awaitStatus(team, "first", "RUNNING");
+        page.navigate(url("/"));
+        assertThat(chart("#use-chart").at("/series/0/data/12/1").asInt()).isEqualTo(4);
+
+        submit(team, job("second", entry(G6E, 2)));
+
+        page.waitForFunction("() => window.spilloverCharts.describe('#use-chart')?.series[0].data[12][1] === 6",
+                null, new Page.WaitForFunctionOptions().setTimeout(10_000));
+        page.waitForFunction("() => window.spilloverCharts.describe('#wait-chart')?.series[0].data"
+                + ".reduce((a, b) => a + b) === 2", null, new Page.WaitForFunctionOptions().setTimeout(10_000));
+        JsonNode usage = chart("#usage-chart");
+        assertThat(usage.at("/series/0/data/" + strings(usage.at("/y/categories")).indexOf(G6E)).asInt())
+                .isEqualTo(2);
+        assertThat(page.locator("#use-chart svg")).hasCount(1);
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("dashboard.png")).setFullPage(true));
+    }
+
+    /**
+     * The chart kinds no page draws yet (the what-if page's wait CDFs, the job page's start estimate against its
+     * deadline), drawn by the console's own scripts from specs in a page of the test's making.
+     */
+    @Test
+    void theChartScriptDrawsCdfsAndIntervalsAndEscapesWhatItShows() {
+        // The scripts exactly as the layout loads them, from the running service.
+        List<?> scripts = (List<?>) page.locator("head script[src]").evaluateAll("s => s.map(e => e.outerHTML)");
+        long from = Instant.parse("2026-01-15T10:00:00Z").toEpochMilli();
+        long minute = 60_000;
+        String cdf = """
+                {"kind": "cdf", "title": "Wait with and without the change", "x": {"name": "wait", "unit": "min"},
+                 "y": {"name": "jobs started", "unit": "%"}, "series": [
+                  {"name": "today <i>now</i>", "data": [[0, 0], [1, 0.2], [5, 0.5], [30, 0.8], [120, 1]]},
+                  {"name": "with the change", "data": [[0, 0], [2, 0.7], [10, 0.9], [40, 1]]}]}""";
+        String interval = """
+                {"kind": "interval", "title": "Start estimate", "x": {"name": "start", "unit": "UTC"},
+                 "band": "likely start (p10–p90)", "mid": "median (p50)",
+                 "rows": [{"label": "<b>this job</b>", "low": %d, "mid": %d, "high": %d}],
+                 "marker": {"name": "deadline", "at": %d}}""".formatted(from, from + 30 * minute, from + 90 * minute,
+                from + 120 * minute);
+        String fixture = "<!DOCTYPE html><html><head><meta charset=utf-8>"
+                + scripts.stream().map(String::valueOf).collect(Collectors.joining())
+                + "<link rel=stylesheet href='/css/spillover.css'></head><body><main>"
+                + "<div class=chart id=cdf data-chart='" + attribute(cdf) + "'></div>"
+                + "<div class=chart id=interval data-chart='" + attribute(interval) + "'></div></main></body></html>";
+        page.route(url("/chart-fixture"), route -> route.fulfill(new Route.FulfillOptions()
+                .setContentType("text/html").setBody(fixture)));
+        page.navigate(url("/chart-fixture"));
+
+        JsonNode waits = chart("#cdf");
+        assertAxis(waits.get("x"), "wait (min)", "value");
+        assertAxis(waits.get("y"), "jobs started (%)", "value");
+        assertThat(seriesNames(waits)).containsExactly("today <i>now</i>", "with the change");
+        assertThat(strings(waits.get("legend"))).containsExactly("today <i>now</i>", "with the change");
+        assertThat(waits.at("/series/0/points").asInt()).isEqualTo(5);
+        assertThat(waits.at("/series/1/points").asInt()).isEqualTo(4);
+        assertThat(waits.at("/series/0/step").asString()).isEqualTo("end");
+        hover("#cdf", "[10, 0.5]");
+        Locator cdfTip = page.locator("#cdf .chart-tooltip");
+        assertThat(cdfTip).containsText("wait ≤");
+        assertThat(cdfTip).containsText("today <i>now</i>: 50 %");
+        assertThat(cdfTip).containsText("with the change: 90 %");
+        assertThat(cdfTip.locator("i")).hasCount(0);
+
+        JsonNode start = chart("#interval");
+        assertAxis(start.get("x"), "start (UTC)", "time");
+        assertThat(strings(start.at("/y/categories"))).containsExactly("<b>this job</b>");
+        assertThat(seriesNames(start)).containsExactly("likely start (p10–p90)", "median (p50)", "deadline");
+        assertThat(start.at("/series/0/data/0/0").asLong()).isEqualTo(from);
+        assertThat(start.at("/series/0/data/1/0").asLong()).isEqualTo(from + 90 * minute);
+        assertThat(start.at("/series/1/data/0/0").asLong()).isEqualTo(from + 30 * minute);
+        assertThat(start.at("/series/2/markers/0").asLong()).isEqualTo(from + 120 * minute);
+        hover("#interval", "[" + (from + 30 * minute) + ", 0]");
+        Locator startTip = page.locator("#interval .chart-tooltip");
+        assertThat(startTip).containsText("<b>this job</b>");
+        assertThat(startTip).containsText("likely start (p10–p90): 2026-01-15 10:00 UTC – 2026-01-15 11:30 UTC");
+        assertThat(startTip).containsText("median (p50): 2026-01-15 10:30 UTC");
+        assertThat(startTip).containsText("deadline: 2026-01-15 12:00 UTC");
+        assertThat(startTip.locator("b")).hasCount(0);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("chart-kinds.png")).setFullPage(true));
     }
 
     /**
@@ -221,6 +362,8 @@ class ConsoleBrowserTest extends ApiTest {
     void everyPageRenders() {
         submit(team, job("shown", entry(G6E, 1)));
         expect(api.put("/api/v1/admin/users/" + member, Map.of("displayName", "Member", "platformAdmin", true)), 200);
+        var scriptErrors = new ArrayList<String>();
+        page.onPageError(scriptErrors::add);
         for (String path : List.of("/", "/teams/" + team + "/jobs", "/teams/" + team + "/jobs?status=RUNNING",
                 "/teams/" + team + "/jobs/new", "/teams/" + team + "/jobs/shown", "/teams/" + team + "/profiles",
                 "/teams/" + team + "/plans", "/teams/" + team + "/tokens", "/admin/teams", "/admin/users",
@@ -229,6 +372,7 @@ class ConsoleBrowserTest extends ApiTest {
             assertThat(response.status()).as(path).isEqualTo(200);
             assertThat(page.locator("h1").first()).not().hasText("Whitelabel Error Page");
         }
+        assertThat(scriptErrors).as("errors of the pages' scripts").isEmpty();
     }
 
     @Test
@@ -264,6 +408,52 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(page.locator("[role=status]")).hasText("You have signed out.");
         page.navigate(url("/"));
         assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/login$"));
+    }
+
+    /** The chart in the element as the chart script reports it: axes, legend, and each series and its data. */
+    private JsonNode chart(String selector) {
+        page.waitForFunction("s => window.spilloverCharts?.describe(s)", selector);
+        return JSON.readTree((String) page.evaluate("s => JSON.stringify(window.spilloverCharts.describe(s))",
+                selector));
+    }
+
+    /** Moves the mouse over the point (in the chart's data coordinates, as JSON) of the chart's first series. */
+    private void hover(String selector, String point) {
+        page.locator(selector).scrollIntoViewIfNeeded();
+        var box = page.locator(selector).boundingBox();
+        List<?> pixel = (List<?>) page.evaluate("([s, p]) => echarts.getInstanceByDom(document.querySelector(s))"
+                + ".convertToPixel({seriesIndex: 0}, JSON.parse(p))", List.of(selector, point));
+        page.mouse().move(box.x + ((Number) pixel.get(0)).doubleValue(), box.y + ((Number) pixel.get(1)).doubleValue());
+    }
+
+    private static void assertAxis(JsonNode axis, String name, String type) {
+        assertThat(axis.get("name").asString()).isEqualTo(name);
+        assertThat(axis.get("type").asString()).isEqualTo(type);
+    }
+
+    private static List<String> seriesNames(JsonNode chart) {
+        var names = new ArrayList<String>();
+        chart.get("series").forEach(series -> names.add(series.get("name").asString()));
+        return names;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        var values = new ArrayList<String>();
+        array.forEach(value -> values.add(value.asString()));
+        return values;
+    }
+
+    private static long total(JsonNode array) {
+        long sum = 0;
+        for (JsonNode value : array) {
+            sum += value.asLong();
+        }
+        return sum;
+    }
+
+    /** Text for an HTML attribute in single quotes. */
+    private static String attribute(String text) {
+        return text.replace("&", "&amp;").replace("'", "&#39;");
     }
 
     private void fillEntry(int index, String type, String count) {
