@@ -146,7 +146,7 @@ public final class QueuePass {
         private double responseRatio(QueuedRequest<I> job) {
             double expected = job.expectedRuntime() != null ? job.expectedRuntime().toSeconds()
                     : TeamShare.meanLife(policy.shareHalfLife());
-            double waited = Math.max(0, Duration.between(job.submittedAt(), now).toSeconds());
+            double waited = Math.max(0, Duration.between(job.submittedAt(), now).toMillis() / 1000.0);
             return (waited + Math.max(1, expected)) / Math.max(1, expected);
         }
 
