@@ -2,6 +2,7 @@ package io.spillover.jobs;
 
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.EntryVerdict;
+import io.spillover.placement.ExpectedRuns;
 import io.spillover.placement.PreferenceList;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
@@ -81,6 +82,8 @@ class Job implements Persistable<UUID> {
     private Long lastEvaluationId;
     private String profileName;
     private Integer profileVersion;
+    /** What makes its team's jobs submitted close together one sweep with it ({@link ExpectedRuns#sweepKey}, V9). */
+    private String sweepKey;
     @Version
     private long version;
     /** True from {@link #submit} until stored: saving a new job inserts it, with no look-up for one to merge. */
@@ -137,6 +140,8 @@ class Job implements Persistable<UUID> {
             job.profileName = profile.name();
             job.profileVersion = profile.version();
         }
+        // the database finds the sweep as it writes the row (V9)
+        job.sweepKey = ExpectedRuns.sweepKey(job.profileName, kind, preferences);
         return job;
     }
 

@@ -1,10 +1,16 @@
 package io.spillover.jobs;
 
+import io.spillover.placement.ExpectedRuns;
 import io.spillover.queue.RunHistory;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -68,5 +74,42 @@ class JobRunHistory implements RunHistory {
                 .query((rs, n) -> new Typical(rs.getString("team"), rs.getString("profile_name"),
                         Duration.ofSeconds(Math.max(1, Math.round(rs.getDouble("median")))), rs.getInt("runs")))
                 .list();
+    }
+
+    @Override
+    public Map<UUID, ExpectedRuns.Sweep> sweeps(Collection<UUID> sweeps, Instant now) {
+        if (sweeps.isEmpty()) {
+            return Map.of();
+        }
+        record Member(UUID sweep, boolean ended, Duration run) {
+        }
+        List<Member> members = jdbc.sql("""
+                        SELECT sweep_id, status = :completed AS ended,
+                               extract(epoch FROM (coalesce(ended_at, :now) - started_at)) AS seconds
+                          FROM (SELECT sweep_id, status, started_at, ended_at,
+                                       row_number() OVER (PARTITION BY sweep_id ORDER BY started_at DESC) AS latest
+                                  FROM jobs
+                                 WHERE sweep_id = ANY(:sweeps) AND started_at IS NOT NULL
+                                   AND status IN (:completed, :running)) m
+                         WHERE latest <= :runs""")
+                .param("sweeps", sweeps.toArray(UUID[]::new)).param("now", Timestamp.from(now))
+                .param("completed", JobStatus.COMPLETED.name()).param("running", JobStatus.RUNNING.name())
+                .param("runs", ExpectedRuns.SWEEP_RUNS)
+                .query((rs, n) -> new Member(rs.getObject("sweep_id", UUID.class), rs.getBoolean("ended"),
+                        Duration.ofMillis(Math.max(0, Math.round(rs.getDouble("seconds") * 1000)))))
+                .list();
+        var ended = new HashMap<UUID, List<Duration>>();
+        var running = new HashMap<UUID, List<Duration>>();
+        for (Member member : members) {
+            (member.ended() ? ended : running).computeIfAbsent(member.sweep(), s -> new ArrayList<>()).add(member.run());
+        }
+        var known = new HashMap<UUID, ExpectedRuns.Sweep>();
+        for (UUID sweep : sweeps) {
+            if (ended.containsKey(sweep) || running.containsKey(sweep)) {
+                known.put(sweep, new ExpectedRuns.Sweep(ended.getOrDefault(sweep, List.of()),
+                        running.getOrDefault(sweep, List.of())));
+            }
+        }
+        return known;
     }
 }

@@ -130,7 +130,7 @@ public class PendingJobs {
 
     private List<QueuedJob> load(String condition, Map<String, Object> params) {
         List<Row> rows = jdbc.sql("""
-                        SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds, j.profile_name,
+                        SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds, j.profile_name, j.sweep_id,
                                j.last_evaluation_id IS NOT NULL AS evaluated,
                                CAST(j.spec ->> 'fallbackAfterSeconds' AS bigint) AS fallback_after_seconds,
                                e.instance_type, e.instance_count, e.region, e.training_plan
@@ -141,6 +141,7 @@ public class PendingJobs {
                 .query((rs, n) -> new Row(rs.getObject("id", UUID.class), rs.getString("team"),
                         JobKind.valueOf(rs.getString("kind")), rs.getInt("priority"),
                         rs.getTimestamp("created_at").toInstant(), rs.getString("profile_name"),
+                        rs.getObject("sweep_id", UUID.class),
                         rs.getBoolean("evaluated"), seconds(rs.getObject("fallback_after_seconds", Long.class)),
                         seconds(rs.getObject("max_runtime_seconds", Long.class)),
                         new PreferenceEntry(rs.getString("instance_type"), rs.getInt("instance_count"),
@@ -152,13 +153,13 @@ public class PendingJobs {
             Row first = jobRows.get(0);
             return new QueuedJob(first.id(), first.team(), first.kind(), first.priority(), first.createdAt(),
                     new PreferenceList(jobRows.stream().map(Row::entry).toList()), first.fallbackAfter(),
-                    first.maxRuntime(), first.profile(), first.evaluated());
+                    first.maxRuntime(), first.profile(), first.sweep(), first.evaluated());
         }).toList();
     }
 
     /** One job and one of its entries, as the query returns them. */
     private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, String profile,
-                       boolean evaluated, Duration fallbackAfter, Duration maxRuntime, PreferenceEntry entry) {
+                       UUID sweep, boolean evaluated, Duration fallbackAfter, Duration maxRuntime, PreferenceEntry entry) {
     }
 
     private static Duration seconds(Long seconds) {

@@ -2,15 +2,18 @@ package io.spillover.queue;
 
 import io.spillover.catalog.Catalog;
 import io.spillover.catalog.InstanceType;
+import io.spillover.placement.ExpectedRuns;
 import io.spillover.placement.QueuePolicy;
 import io.spillover.placement.TeamShare;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 /**
@@ -41,21 +44,28 @@ public class FairShares {
      *                  with at least {@link #PROFILE_RUNS}
      */
     public record Snapshot(Instant at, QueuePolicy policy, Map<String, TeamShare> shares, Map<String, Duration> typical,
-                           Map<String, Map<String, Duration>> byProfile, Duration platformTypical) {
+                           Map<String, Map<String, Duration>> byProfile, Duration platformTypical,
+                           Map<UUID, ExpectedRuns.Sweep> sweeps) {
 
         /**
-         * What a job is expected to run: its maximum run time when it gives one (its user's own word on this
-         * job), else the median of its profile's runs in its team, else its team's median, else the platform's;
-         * null when none is known.
+         * What a job is expected to run ({@link ExpectedRuns#expected}): its sweep's runs once members have run,
+         * bounded by its maximum run time; else its maximum run time (its user's own word on this job), else the
+         * median of its profile's runs in its team, else its team's median, else the platform's; null when none
+         * is known.
          *
          * @param profile the profile the job was submitted with, null for none
+         * @param sweep   the sweep it belongs to, null for none
          */
-        public Duration expectedRuntime(String team, String profile, Duration maxRuntime) {
-            if (maxRuntime != null) {
-                return maxRuntime;
-            }
+        public Duration expectedRuntime(String team, String profile, Duration maxRuntime, UUID sweep) {
             Duration ofProfile = profile == null ? null : byProfile.getOrDefault(team, Map.of()).get(profile);
-            return ofProfile != null ? ofProfile : typical.getOrDefault(team, platformTypical);
+            Duration typicalRun = ofProfile != null ? ofProfile : typical.getOrDefault(team, platformTypical);
+            return ExpectedRuns.expected(maxRuntime, sweep == null ? ExpectedRuns.Sweep.NONE
+                    : sweeps.getOrDefault(sweep, ExpectedRuns.Sweep.NONE), typicalRun);
+        }
+
+        /** What a job is expected to run, its sweep left out. */
+        public Duration expectedRuntime(String team, String profile, Duration maxRuntime) {
+            return expectedRuntime(team, profile, maxRuntime, null);
         }
 
         /** The team's share of the platform's weight, and of the decayed usage. */
@@ -94,26 +104,37 @@ public class FairShares {
     }
 
     /**
-     * What a scheduling cycle needs: the expected run times always, the shares only when fair share orders the
-     * queue (they cost two reads a cycle, of the running jobs and the teams).
+     * What a scheduling cycle needs: the expected run times always (the history read at most every
+     * {@link #HISTORY_REFRESH}, the sweeps of the cycle's jobs as they stand now), the shares only when fair share
+     * orders the queue (they cost two reads a cycle, of the running jobs and the teams).
+     *
+     * @param sweeps the sweeps of the jobs the cycle decides
      */
-    public Snapshot forCycle() {
-        if (policy.fairShare()) {
-            return read();
-        }
+    public Snapshot forCycle(Collection<UUID> sweeps) {
         Instant now = clock.instant();
+        Map<UUID, ExpectedRuns.Sweep> known = runs.sweeps(sweeps, now);
+        Snapshot read = policy.fairShare() ? read(now) : withoutShares(now);
+        return new Snapshot(read.at(), policy, read.shares(), read.typical(), read.byProfile(), read.platformTypical(),
+                known);
+    }
+
+    private Snapshot withoutShares(Instant now) {
         History known = history(now);
-        return new Snapshot(now, policy, Map.of(), known.typical(), known.byProfile(), known.platformTypical());
+        return new Snapshot(now, policy, Map.of(), known.typical(), known.byProfile(), known.platformTypical(),
+                Map.of());
     }
 
     /** Every team's share, usage and typical run now, for the admin API and the cycles under fair share. */
     public Snapshot read() {
-        Instant now = clock.instant();
+        return read(clock.instant());
+    }
+
+    private Snapshot read(Instant now) {
         History known = history(now);
         Duration halfLife = policy.shareHalfLife();
         Map<String, Double> usage = new HashMap<>();
         known.endedUsage().forEach((team, used) -> usage.put(team, TeamShare.decay(used, known.readAt(), now, halfLife)));
-        var expecting = new Snapshot(now, policy, Map.of(), known.typical(), known.byProfile(), known.platformTypical());
+        Snapshot expecting = withoutShares(now);
         for (RunHistory.Running run : runs.running()) {
             usage.merge(run.team(), TeamShare.charge(units(run.instanceType(), run.instanceCount()),
                     expecting.expectedRuntime(run.team(), run.profile(), run.maxRuntime()), halfLife), Double::sum);
@@ -121,7 +142,7 @@ public class FairShares {
         Map<String, TeamShare> shares = new TreeMap<>();
         weights.weights().forEach((team, weight) ->
                 shares.put(team, new TeamShare(weight, Math.max(0, usage.getOrDefault(team, 0.0)))));
-        return new Snapshot(now, policy, shares, known.typical(), known.byProfile(), known.platformTypical());
+        return new Snapshot(now, policy, shares, known.typical(), known.byProfile(), known.platformTypical(), Map.of());
     }
 
     private History history(Instant now) {

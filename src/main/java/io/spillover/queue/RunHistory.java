@@ -1,8 +1,12 @@
 package io.spillover.queue;
 
+import io.spillover.placement.ExpectedRuns;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 /**
  * What fair share and expected run times need of the jobs' history: the port {@link FairShares} reads it
@@ -40,4 +44,11 @@ public interface RunHistory {
      * after {@code since}.
      */
     List<Typical> typicalRuns(Instant since, int runs);
+
+    /**
+     * What is known of each sweep now ({@link ExpectedRuns.Sweep}): of its latest {@link ExpectedRuns#SWEEP_RUNS}
+     * members to have started, the runs of those that completed and how long those running now have run. A sweep
+     * none of whose members has started is left out.
+     */
+    Map<UUID, ExpectedRuns.Sweep> sweeps(Collection<UUID> sweeps, Instant now);
 }

@@ -97,12 +97,13 @@ class SchedulingCycle {
             }
         }
         Capacity snapshot = capacity.snapshot();
-        FairShares.Snapshot shares = fairShares.forCycle();
         List<QueuedJob> candidates = candidates(scope, snapshot);
+        FairShares.Snapshot shares = fairShares.forCycle(candidates.stream().map(QueuedJob::sweep).distinct().toList());
         Set<UUID> firstLooks = new HashSet<>();
         candidates.stream().filter(job -> !job.evaluated()).forEach(job -> firstLooks.add(job.id()));
         List<QueuedRequest<UUID>> queue = candidates.stream()
-                .map(job -> job.queued(shares.expectedRuntime(job.team(), job.profile(), job.maxRuntime()))).toList();
+                .map(job -> job.queued(shares.expectedRuntime(job.team(), job.profile(), job.maxRuntime(), job.sweep())))
+                .toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
         QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt);
