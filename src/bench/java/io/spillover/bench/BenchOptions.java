@@ -19,15 +19,20 @@ import java.util.Set;
  * @param exact   replay without the simulator's shortcuts (slow; for checking them on a window)
  * @param label   names the replay's results apart from the default fleet's ({@code --label=scarce}: files
  *                {@code replay-full-scarce*}, section {@code replay-full-scarce}), empty for the default
+ * @param shiftTeams replay the trace with each team's submissions moved by an offset of up to
+ *                   {@value #SHIFT_DAYS} days drawn from this seed ({@code Trace#shiftTeams}), null for as recorded
  */
 record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Window window,
-                    List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, String command) {
+                    List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, Long shiftTeams,
+                    String command) {
+
+    static final int SHIFT_DAYS = 14;
 
     static final long QUICK_DAYS = 30;
     static final String USAGE = """
             usage: BenchMain quick|full [--parts=core,replay,service] [--trace=PATH] [--fleet=PATH] [--window-days=D]
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
-                                        [--label=NAME]
+                                        [--label=NAME] [--shift-teams=SEED]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
                         ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
                         ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
@@ -50,7 +55,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
             options.put(eq < 0 ? token.substring(2) : token.substring(2, eq), eq < 0 ? "true" : token.substring(eq + 1));
         }
         var known = Set.of("parts", "trace", "fleet", "window-days", "max-jobs", "poll", "out", "doc", "exact",
-                "label");
+                "label", "shift-teams");
         options.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("unknown option --" + k + "\n" + USAGE);
         });
@@ -67,7 +72,8 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                 options.containsKey("poll") ? polling(options.get("poll")) : List.of(),
                 Path.of(options.getOrDefault("out", "target/bench")),
                 Path.of(options.getOrDefault("doc", "docs/benchmarks.md")),
-                Boolean.parseBoolean(options.getOrDefault("exact", "false")), options.getOrDefault("label", ""), command);
+                Boolean.parseBoolean(options.getOrDefault("exact", "false")), options.getOrDefault("label", ""),
+                options.containsKey("shift-teams") ? Long.valueOf(options.get("shift-teams")) : null, command);
     }
 
     /** "60x3,30x3": every 60 s, 3 tries per type; then every 30 s, 3 tries per type. */

@@ -28,8 +28,14 @@ final class ReplayBench {
             config = config.withPolling(options.polling());
         }
         List<TraceJob> trace = Trace.read(options.trace());
-        System.out.printf("Replaying %s (%d jobs) on %s%n", options.trace(), trace.size(), options.fleet());
-        return new Replay(config, catalog(), options.exact()).run(options.trace().toString(), trace, options.window(),
+        String traceName = options.trace().toString();
+        if (options.shiftTeams() != null) {
+            trace = Trace.shiftTeams(trace, options.shiftTeams(), BenchOptions.SHIFT_DAYS);
+            traceName += " (each team's submissions moved by up to " + BenchOptions.SHIFT_DAYS + " days, seed "
+                    + options.shiftTeams() + ")";
+        }
+        System.out.printf("Replaying %s (%d jobs) on %s%n", traceName, trace.size(), options.fleet());
+        return new Replay(config, catalog(), options.exact()).run(traceName, trace, options.window(),
                 (run, report) -> {
                     System.out.printf("  %-20s %6d jobs, mean wait %10.0f s, p99 %9d s, %5.1f%% on first choice,"
                                     + " %,d evaluations in %,d ms%n", report.policy(), report.jobs(),

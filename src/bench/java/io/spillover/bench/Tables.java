@@ -1,5 +1,6 @@
 package io.spillover.bench;
 
+import io.spillover.bench.replay.Goals;
 import io.spillover.bench.replay.PolicyReport;
 import io.spillover.bench.replay.ReplayResult;
 import java.util.List;
@@ -50,6 +51,23 @@ final class Tables {
         md.append("; plans: ").append(r.plans()).append("; quota of every team per type: ").append(r.quotas()).append(".\n");
         md.append("- Run time on a type: ").append(r.runtimes()).append("; first-choice weights: ")
                 .append(r.firstChoiceWeights()).append(".\n\n");
+
+        if (!r.goals().isEmpty()) {
+            md.append("The queue-policy issue's goals for the default policy (`").append(Goals.POLICY)
+                    .append("`); \"the better polling script\" is the lower of the scripts' figures, one figure at a"
+                            + " time:\n\n| goal | figure | target | met |\n| --- | ---: | ---: | --- |\n");
+            for (Goals goal : r.goals()) {
+                boolean ratio = goal.goal().contains("÷");
+                md.append("| ").append(goal.goal()).append(" | ")
+                        .append(ratio ? fixed(goal.achieved(), 2) + " ×" : goal.goal().startsWith("plan")
+                                ? String.format(Locale.ROOT, "%.2f%%", 100 * goal.achieved()) : fixed(goal.achieved(), 3))
+                        .append(" | ").append(goal.atMost() ? "≤ " : "≥ ")
+                        .append(ratio ? fixed(goal.target(), 2) + " ×" : goal.goal().startsWith("plan")
+                                ? String.format(Locale.ROOT, "%.0f%%", 100 * goal.target()) : fixed(goal.target(), 2))
+                        .append(" | ").append(goal.met() ? "yes" : "**no**").append(" |\n");
+            }
+            md.append("\n");
+        }
 
         md.append("| policy | jobs | mean wait | p50 | p95 | p99 | max | on 1st choice | mean run | mean completion"
                 + " | fleet util. (makespan) | fleet util. (until last arrival) | plan util. | makespan |\n");

@@ -31,7 +31,7 @@ final class Fixtures {
                         new ReplayConfig.TypeSpec(G5, "p100", 1.0, weights.getOrDefault(G5, 0.0))),
                 List.of(new ReplayConfig.OnDemand(EAST, P5, p5), new ReplayConfig.OnDemand(EAST, P4D, p4d),
                         new ReplayConfig.OnDemand(EAST, G5, g5)),
-                plans, List.of(new Policy.Polling(60, 3)), null);
+                plans, List.of(new Policy.Polling(60, 3)), null, null);
     }
 
     /** Everyone wants p5 first. */

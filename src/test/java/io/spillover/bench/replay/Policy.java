@@ -39,15 +39,29 @@ public sealed interface Policy {
     }
 
     /**
-     * Each job names its whole list and waits in Spillover's queue, served under a {@link QueuePolicy} of the
-     * placement core: precedence, patience, fair share, shortest first and holds, each on or off. A job's
-     * expected run time is its team's median run so far, as the service's; with {@code maxRuntimeHints}, it is
-     * the {@code maxRuntimeInSeconds} its user is modelled to give ({@link Fleet#maxRuntimeHint}).
+     * What the queue knows of a job's run when it ranks it: what the service knows, or more, to show what more
+     * knowledge would be worth.
      */
-    record Queued(String name, String describe, QueuePolicy queue, boolean maxRuntimeHints) implements Policy {
+    enum Knowledge {
+        /** The service's estimate ({@code ExpectedRuns}): the job's sweep, else its profile's or team's median. */
+        HISTORY,
+        /** The service's estimate without sweeps: its profile's or team's median only, as the first queue policy had. */
+        TYPICAL,
+        /** As {@link #HISTORY}, each job also giving the maximum run time its user is modelled to set ({@link Fleet#maxRuntimeHint}). */
+        HINTS,
+        /** Each job's true run on its first choice: no service can know it; the bound of what ranking by run can give. */
+        ORACLE
+    }
+
+    /**
+     * Each job names its whole list and waits in Spillover's queue, served under a {@link QueuePolicy} of the
+     * placement core: precedence, patience, fair share, shortest first and holds, each on or off, with expected
+     * runs from the {@link Knowledge} given.
+     */
+    record Queued(String name, String describe, QueuePolicy queue, Knowledge knowledge) implements Policy {
 
         Queued(String name, String describe, QueuePolicy queue) {
-            this(name, describe, queue, false);
+            this(name, describe, queue, Knowledge.HISTORY);
         }
     }
 

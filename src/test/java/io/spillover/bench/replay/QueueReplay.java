@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -64,6 +65,8 @@ final class QueueReplay {
             throw new IllegalArgumentException("polling has no server-side queue: see PollingReplay");
         }
         QueuePolicy rules = policy instanceof Policy.Queued queued ? queued.queue() : QueuePolicy.FIRST_FIT;
+        Policy.Knowledge knowledge = policy instanceof Policy.Queued queued ? queued.knowledge()
+                : Policy.Knowledge.HISTORY;
         var pass = new QueuePass(placement, rules);
         var ledger = new Ledger(fleet, jobs.stream().map(ReplayJob::team).distinct().toList());
         var plans = new PlanWatch(fleet);
@@ -92,17 +95,15 @@ final class QueueReplay {
                 Running ended = running.poll();
                 ledger.release(ended.job().team(), ended.entry(), VirtualTime.at(ended.startSeconds()), at,
                         rules.shareHalfLife(), ended.charge());
-                history.ended(ended.job().team(), ended.job().profile(), Duration.ofSeconds(now - ended.startSeconds()));
+                history.ended(ended.job(), Duration.ofSeconds(now - ended.startSeconds()));
                 released = true;
                 events++;
             }
             var concerned = new LinkedHashSet<QueuedRequest<String>>();
             while (next < jobs.size() && jobs.get(next).trace().submitSeconds() == now) {
                 ReplayJob job = jobs.get(next++);
-                boolean hinted = policy instanceof Policy.Queued queued && queued.maxRuntimeHints();
-                Duration expected = hinted ? fleet.maxRuntimeHint(job.trace(), job.choices().get(0).instanceType())
-                        : history.estimate(job.team(), job.profile());
-                QueuedRequest<String> queued = job.queued(job.preferences(policy), expected);
+                history.submitted(job);
+                QueuedRequest<String> queued = job.queued(job.preferences(policy));
                 pending.put(queued, job);
                 plans.waiting(queued.request().preferences().entries(), 1);
                 if (queued.request().preferences().entries().stream().allMatch(e -> e.instanceCount() > 1)) {
@@ -129,20 +130,30 @@ final class QueueReplay {
                         .forEach(concerned::add);
             }
             Capacity snapshot = ledger.snapshot();
-            List<QueuedRequest<String>> candidates = exact ? List.copyOf(concerned)
+            List<QueuedRequest<String>> considered = exact ? List.copyOf(concerned)
                     : couldFit(concerned, holders, severalInstances, snapshot);
+            // the queue holds each request as submitted; the pass gets it with the run expected at this step
+            var asQueued = new HashMap<String, QueuedRequest<String>>();
+            var candidates = new ArrayList<QueuedRequest<String>>(considered.size());
+            for (QueuedRequest<String> job : considered) {
+                asQueued.put(job.id(), job);
+                candidates.add(new QueuedRequest<>(job.id(), job.request(), job.priority(), job.submittedAt(),
+                        job.fallbackAfter(), expected(knowledge, pending.get(job), history, now)));
+            }
             QueuePass.Result<String> result = pass.decide(candidates, snapshot,
                     ledger.shares(at, rules.shareHalfLife()), at);
             evaluations += candidates.size();
             holders = new HashSet<>();
             for (String holder : result.holds().values()) {
-                candidates.stream().filter(j -> j.id().equals(holder)).forEach(holders::add);
+                holders.add(asQueued.get(holder));
             }
             for (QueuePass.Outcome<String> outcome : result.outcomes()) {
                 Decision decision = outcome.decision();
                 if (decision.isSelected()) {
-                    ReplayJob job = pending.remove(outcome.job());
-                    severalInstances.remove(outcome.job());
+                    QueuedRequest<String> queued = asQueued.get(outcome.job().id());
+                    ReplayJob job = pending.remove(queued);
+                    severalInstances.remove(queued);
+                    history.started(job, now);
                     plans.waiting(outcome.job().request().preferences().entries(), -1);
                     EntryVerdict selected = decision.selected().orElseThrow();
                     PreferenceEntry entry = outcome.job().request().preferences().get(selected.index());
@@ -160,6 +171,17 @@ final class QueueReplay {
         }
         return new PolicyRun(policy, runs, List.copyOf(pending.values()), evaluations, events,
                 plans.utilizationWhileWaiting());
+    }
+
+    /** What the queue expects of the job's run at {@code now}, knowing what {@code knowledge} says. */
+    private Duration expected(Policy.Knowledge knowledge, ReplayJob job, RuntimeHistory history, long now) {
+        String first = job.choices().get(0).instanceType();
+        return switch (knowledge) {
+            case HISTORY -> history.expected(job, null, now, true);
+            case TYPICAL -> history.expected(job, null, now, false);
+            case HINTS -> history.expected(job, fleet.maxRuntimeHint(job.trace(), first), now, true);
+            case ORACLE -> Duration.ofSeconds(fleet.runtimeSeconds(job.trace(), first));
+        };
     }
 
     /** Schedules the job's next evaluation for when its patience next opens an entry, if it will. */

@@ -43,7 +43,8 @@ public final class Replay {
         return new ReplayResult(traceName, fleet.config().description(), window.describe(selected.size(), trace.size()),
                 trace.size(), selected.size(), built.jobs().size(), built.unplaceable(), built.infeasibleEntries(),
                 built.entriesBeyondFive(), offerings(), plans(), fleet.quotas(), runtimes(), weights(),
-                (int) selected.stream().map(TraceJob::team).distinct().count(), reports);
+                (int) selected.stream().map(TraceJob::team).distinct().count(), reports,
+                Goals.of(reports, fleet.config().fairnessGoal()));
     }
 
     private Map<String, Integer> offerings() {

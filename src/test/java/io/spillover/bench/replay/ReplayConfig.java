@@ -23,10 +23,11 @@ import tools.jackson.databind.json.JsonMapper;
  * @param polling        the variants of policy (c) to replay
  * @param maxRuntimeHint how users are modelled to set {@code maxRuntimeInSeconds} for the hinted policy; absent:
  *                       twice the run on the first choice, rounded up to the hour
+ * @param fairnessGoal   the Jain's index the queue-policy issue asks of this fleet ({@link Goals}); absent: 0.95
  */
 public record ReplayConfig(String description, long seed, double teamQuotaShare, List<TypeSpec> types,
                            List<OnDemand> onDemand, List<Plan> plans, List<Policy.Polling> polling,
-                           MaxRuntimeHint maxRuntimeHint) {
+                           MaxRuntimeHint maxRuntimeHint, Double fairnessGoal) {
 
     /**
      * A user's maximum run time: {@code padding} times the job's run on its first choice, rounded up to a whole
@@ -94,6 +95,7 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
         plans = plans == null ? List.of() : List.copyOf(plans);
         polling = polling == null ? List.of() : List.copyOf(polling);
         maxRuntimeHint = maxRuntimeHint == null ? MaxRuntimeHint.DEFAULT : maxRuntimeHint;
+        fairnessGoal = fairnessGoal == null ? 0.95 : fairnessGoal;
         if (types.isEmpty() || !(teamQuotaShare > 0) || teamQuotaShare > 1) {
             throw new IllegalArgumentException("a replay needs at least one type and a quota share in (0, 1]");
         }
@@ -111,7 +113,9 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
         QueuePolicy d = QueuePolicy.DEFAULT;
         var all = new ArrayList<Policy>(List.of(new Policy.SingleType(), new Policy.PreferenceLists(),
                 new Policy.Queued("spillover", "the platform's default queue policy (QueuePolicy.DEFAULT): precedence,"
-                        + " shortest expected run first, holds after 1 d", d),
+                        + " shortest expected run first by sweep and history, holds after 1 d", d),
+                new Policy.Queued("no-sweeps", "the default with expected runs from the profile's and team's medians"
+                        + " only, as the first queue policy had", d, Policy.Knowledge.TYPICAL),
                 new Policy.Queued("no-precedence", "the default without precedence", d.withPrecedence(false)),
                 new Policy.Queued("with-patience", "the default with 10 min patience per entry",
                         d.withFallbackAfter(java.time.Duration.ofMinutes(10))),
@@ -120,14 +124,17 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                 new Policy.Queued("no-shortest-first", "the default in submission order within a team",
                         d.withShortestFirst(false)),
                 new Policy.Queued("no-holds", "the default without holds", d.withReserveAfter(null)),
-                new Policy.Queued("spillover-hinted", "the default, each job's expected run its maximum run time as"
-                        + " its user is modelled to set it (see the fleet's maxRuntimeHint)", d, true)));
+                new Policy.Queued("spillover-hinted", "the default, each job also giving a maximum run time as its"
+                        + " user is modelled to set it (see the fleet's maxRuntimeHint)", d, Policy.Knowledge.HINTS),
+                new Policy.Queued("oracle", "the default ranking by each job's true run, which no service knows: the"
+                        + " bound of what ranking by expected run can reach", d, Policy.Knowledge.ORACLE)));
         all.addAll(polling);
         return all;
     }
 
     public ReplayConfig withPolling(List<Policy.Polling> variants) {
-        return new ReplayConfig(description, seed, teamQuotaShare, types, onDemand, plans, variants, maxRuntimeHint);
+        return new ReplayConfig(description, seed, teamQuotaShare, types, onDemand, plans, variants, maxRuntimeHint,
+                fairnessGoal);
     }
 
     public static ReplayConfig read(Path json) {

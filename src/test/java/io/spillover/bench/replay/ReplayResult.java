@@ -15,15 +15,17 @@ import java.util.Map;
  * @param offerings          each offering and its instances
  * @param quotas             every team's per-type quota
  * @param runtimes           how a job's run time on each type follows from the trace
+ * @param goals              the queue-policy issue's goals, as this replay meets them or not
  */
 public record ReplayResult(String trace, String configuration, String window, int jobsInTrace, int jobsSelected,
                            int jobsReplayed, List<String> unplaceable, int infeasibleEntries, int entriesBeyondFive,
                            Map<String, Integer> offerings, Map<String, List<String>> plans, Map<String, Integer> quotas,
                            Map<String, String> runtimes, Map<String, Double> firstChoiceWeights, int teams,
-                           List<PolicyReport> policies) {
+                           List<PolicyReport> policies, List<Goals> goals) {
 
     public ReplayResult {
         unplaceable = List.copyOf(unplaceable);
         policies = List.copyOf(policies);
+        goals = List.copyOf(goals);
     }
 }

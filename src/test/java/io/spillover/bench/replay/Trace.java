@@ -8,9 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /**
  * Reads a trace CSV: any file with the columns of {@code shared/traces/philly-gavel} replays, in any order
@@ -56,6 +58,24 @@ public final class Trace {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The trace with each team's submissions moved later by one offset per team, drawn from the seed between 0
+     * and {@code maxDays} days, in submission order again: the same jobs meeting each other at other times, a
+     * trace the policies were not tuned on.
+     */
+    public static List<TraceJob> shiftTeams(List<TraceJob> trace, long seed, int maxDays) {
+        var offsets = new HashMap<String, Long>();
+        var shifted = new ArrayList<TraceJob>(trace.size());
+        for (TraceJob job : trace) {
+            long offset = offsets.computeIfAbsent(job.team(), team -> new SplittableRandom(
+                    seed * 1_000_003L + team.hashCode()).nextLong(maxDays * 86_400L + 1));
+            shifted.add(new TraceJob(job.id(), job.team(), job.submitSeconds() + offset, job.gpus(), job.jobType(),
+                    job.k80Seconds(), job.p100Seconds(), job.v100Seconds()));
+        }
+        shifted.sort(Comparator.comparingLong(TraceJob::submitSeconds));
+        return shifted;
     }
 
     private static Map<String, Integer> columns(List<String> header) {

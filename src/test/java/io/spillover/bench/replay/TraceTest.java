@@ -46,4 +46,26 @@ class TraceTest {
         assertThat(Window.firstDays(1).describe(2, 4)).contains("2 of 4 jobs").contains("2 later jobs not replayed");
         assertThat(Window.WHOLE_TRACE.describe(4, 4)).isEqualTo("the whole trace: all 4 jobs");
     }
+
+    @Test
+    void shiftingTeamsMovesEachTeamsJobsByOneOffsetWithinTheDaysAndKeepsSubmissionOrder() {
+        List<TraceJob> trace = List.of(Fixtures.job("a1", "a", 0, 1, 60), Fixtures.job("b1", "b", 5, 1, 60),
+                Fixtures.job("a2", "a", 100, 1, 60), Fixtures.job("b2", "b", 400, 1, 60));
+
+        List<TraceJob> shifted = Trace.shiftTeams(trace, 3, 14);
+
+        assertThat(shifted).extracting(TraceJob::id).containsExactlyInAnyOrder("a1", "a2", "b1", "b2");
+        assertThat(shifted).isSortedAccordingTo(java.util.Comparator.comparingLong(TraceJob::submitSeconds));
+        long a = at(shifted, "a1");
+        long b = at(shifted, "b1") - 5;
+        assertThat(at(shifted, "a2") - a).isEqualTo(100);
+        assertThat(at(shifted, "b2") - b).isEqualTo(400);
+        assertThat(List.of(a, b)).allSatisfy(offset -> assertThat(offset).isBetween(0L, 14 * 86_400L));
+        assertThat(a).as("teams move apart").isNotEqualTo(b);
+        assertThat(Trace.shiftTeams(trace, 3, 14)).as("the seed decides").isEqualTo(shifted);
+    }
+
+    private static long at(List<TraceJob> jobs, String id) {
+        return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow().submitSeconds();
+    }
 }
