@@ -40,8 +40,8 @@ CREATE TABLE webhook_events (
 CREATE INDEX webhook_events_unexpanded ON webhook_events (job_id, transition_id, ordinal) WHERE NOT expanded;
 
 -- One event to one hook. PENDING until a 2xx (DELIVERED) or until retrying gives up (FAILED). A claim leases
--- the row to one instance until leased_until; claim counts the leases so that a late answer of a lost lease
--- cannot overwrite the next holder's outcome.
+-- the row to one instance (leased_by, its pid@host) until leased_until; claim counts the leases so that a late
+-- answer of a lost lease cannot overwrite the next holder's outcome.
 CREATE TABLE webhook_deliveries (
     id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     team            text        NOT NULL,
@@ -55,6 +55,7 @@ CREATE TABLE webhook_deliveries (
     created_at      timestamptz NOT NULL DEFAULT now(),
     next_attempt_at timestamptz NOT NULL DEFAULT now(),
     leased_until    timestamptz,
+    leased_by       text,
     claim           int         NOT NULL DEFAULT 0,
     last_status     int,
     last_error      text,

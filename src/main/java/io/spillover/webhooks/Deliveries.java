@@ -63,7 +63,7 @@ class Deliveries {
      * (counting those leased already), to this instance until {@code lease} from now.
      */
     @Transactional
-    List<Claimed> claim(int slots, int perHook, Duration lease) {
+    List<Claimed> claim(int slots, int perHook, Duration lease, String instance) {
         List<Long> ids = jdbc.sql("""
                         WITH candidates AS (
                                  SELECT d.id, d.webhook_id,
@@ -96,12 +96,14 @@ class Deliveries {
                                   LIMIT :slots
                                   FOR UPDATE OF d SKIP LOCKED)
                         UPDATE webhook_deliveries d
-                           SET leased_until = now() + CAST(:lease AS interval), claim = d.claim + 1
+                           SET leased_until = now() + CAST(:lease AS interval), leased_by = :instance,
+                               claim = d.claim + 1
                           FROM picked p WHERE d.id = p.id
                         RETURNING d.id""")
                 .param("perHook", perHook)
                 .param("slots", slots)
                 .param("lease", lease.toMillis() + " milliseconds")
+                .param("instance", instance)
                 .query(Long.class).list();
         if (ids.isEmpty()) {
             return List.of();

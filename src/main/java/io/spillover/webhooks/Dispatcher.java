@@ -121,7 +121,8 @@ class Dispatcher implements SmartLifecycle {
                 }
                 int free = properties.concurrency() - inFlight.get();
                 if (free > 0) {
-                    for (Deliveries.Claimed claimed : deliveries.claim(free, properties.perHook(), properties.lease())) {
+                    for (Deliveries.Claimed claimed : deliveries.claim(free, properties.perHook(), properties.lease(),
+                            INSTANCE)) {
                         inFlight.incrementAndGet();
                         long claimedAt = System.nanoTime();
                         senders.execute(() -> deliver(claimed, claimedAt));
