@@ -102,8 +102,8 @@ class Egress {
     private static void refuseUnlessPublic(String host, InetAddress address) throws Refused {
         Optional<String> why = Addresses.notPublic(address);
         if (why.isPresent()) {
-            String named = host.equals(address.getHostAddress()) ? host
-                    : host + " resolves to " + address.getHostAddress() + ", which";
+            boolean written = host.equals(address.getHostAddress()) || literal(host).filter(address::equals).isPresent();
+            String named = written ? host : host + " resolves to " + address.getHostAddress() + ", which";
             throw new Refused(named + " is " + why.get() + ": hooks reach such addresses only on hosts that"
                     + " spillover.webhooks.allowed-hosts lists");
         }
