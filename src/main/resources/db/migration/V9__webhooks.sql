@@ -66,6 +66,7 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHER
 CREATE INDEX webhook_deliveries_order ON webhook_deliveries (webhook_id, job_id, transition_id, ordinal)
     WHERE state = 'PENDING';
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries (webhook_id, id DESC);
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (leased_until) WHERE state = 'PENDING';
 
 -- Every try of a delivery: when, the answer's status (none when there was no answer), how long, what went wrong.
 CREATE TABLE webhook_attempts (

@@ -133,11 +133,12 @@ class Deliveries {
      */
     @Transactional
     void settle(Claimed claimed, Outcome outcome, Duration delay, Duration giveUpAfter, String instance) {
+        // (a delivery whose hook was deleted meanwhile went with it: its attempt has nothing to belong to)
         jdbc.sql("""
                         INSERT INTO webhook_attempts (team, delivery_id, at, status, latency_ms, error, instance)
-                        VALUES (?, ?, now(), ?, ?, ?, ?)""")
-                .params(claimed.team(), claimed.id(), outcome.status(), outcome.latencyMillis(), outcome.error(),
-                        instance)
+                        SELECT ?, id, now(), ?, ?, ?, ? FROM webhook_deliveries WHERE id = ?""")
+                .params(claimed.team(), outcome.status(), outcome.latencyMillis(), outcome.error(), instance,
+                        claimed.id())
                 .update();
         jdbc.sql("""
                         UPDATE webhook_deliveries

@@ -37,6 +37,12 @@ import org.springframework.transaction.event.TransactionalEventListener;
 class Dispatcher implements SmartLifecycle {
 
     static final int EXPAND_BATCH = 500;
+    /**
+     * How long after a commit that wrote events the dispatcher waits before it expands and claims them: the
+     * commit that wrote them often also woke the scheduler (a job ended, freeing capacity), whose cycle should
+     * have the cores first. Measured in docs/benchmarks.md, section 4.
+     */
+    static final Duration AFTER_COMMIT = Duration.ofMillis(100);
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
     private static final String INSTANCE = ManagementFactory.getRuntimeMXBean().getName();
 
@@ -45,6 +51,7 @@ class Dispatcher implements SmartLifecycle {
     private final SecretBox secrets;
     private final WebhookProperties properties;
     private final Clock clock;
+    /** TRUE: a delivery settled (act now); FALSE: events were committed (act after {@link #AFTER_COMMIT}). */
     private final LinkedBlockingQueue<Boolean> wakeups = new LinkedBlockingQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private ExecutorService senders;
@@ -62,7 +69,7 @@ class Dispatcher implements SmartLifecycle {
     /** Events committed here are sent at once; other instances' are found within {@code poll-interval}. */
     @TransactionalEventListener(fallbackExecution = true)
     void on(Outbox.Written written) {
-        wake();
+        wakeups.offer(Boolean.FALSE);
     }
 
     void wake() {
@@ -144,7 +151,10 @@ class Dispatcher implements SmartLifecycle {
                 }
             }
             try {
-                wakeups.poll(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
+                Boolean woken = wakeups.poll(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
+                if (Boolean.FALSE.equals(woken) && !wakeups.contains(Boolean.TRUE)) {
+                    Thread.sleep(AFTER_COMMIT.toMillis());
+                }
                 wakeups.clear();
             } catch (InterruptedException e) {
                 return;

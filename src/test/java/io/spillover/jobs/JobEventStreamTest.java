@@ -79,6 +79,15 @@ class JobEventStreamTest extends ApiTest {
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(unknown.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
         assertThat(api.get("/api/v1/teams/" + team + "/jobs/nope/events").status()).isEqualTo(404);
+
+        submit(team, job("known", entry(M5, 1)));
+        HttpResponse<String> badId = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port()
+                        + "/api/v1/teams/" + team + "/jobs/known/events"))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).header("Last-Event-ID", "not-a-number")
+                .header("Accept", "text/event-stream, application/problem+json").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(badId.statusCode()).isEqualTo(400);
+        assertThat(badId.body()).contains("Last-Event-ID");
     }
 
     private Thread read(String team, String job, String lastEventId, List<String> lines) {
