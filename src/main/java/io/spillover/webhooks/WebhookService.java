@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -96,7 +97,12 @@ public class WebhookService {
                 + " secrets: its operator must set spillover.webhooks.secret-key (SPILLOVER_WEBHOOKS_SECRET_KEY)"));
         byte[] secret = new byte[32];
         RANDOM.nextBytes(secret);
-        webhooks.insert(team, name, definition, glob, secrets.seal(secret), keyId, by, now);
+        try {
+            webhooks.insert(team, name, definition, glob, secrets.seal(secret), keyId, by, now);
+        } catch (DuplicateKeyException e) {
+            throw new ConflictException("another request made webhook " + name + " of team " + team
+                    + " at the same moment; save it again to change it");
+        }
         return new Saved(webhooks.find(team, name).orElseThrow().view()
                 .withSecret("whsec_" + Base64.getEncoder().encodeToString(secret)), true);
     }

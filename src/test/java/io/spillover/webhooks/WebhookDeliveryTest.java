@@ -39,6 +39,7 @@ class WebhookDeliveryTest extends ApiTest {
     static final String P5 = "ml.p5.48xlarge";
     static final String P4D = "ml.p4d.24xlarge";
     static final String M5 = "ml.m5.xlarge";
+    static final String WEST = "us-west-2";
 
     @Autowired
     JdbcClient jdbc;
@@ -56,8 +57,9 @@ class WebhookDeliveryTest extends ApiTest {
 
     @Test
     void aHookGetsExactlyTheEventsItSubscribedToInOrderPerJobSignedAndAsCloudEvents() {
-        capacity(P5, 1);
-        capacity(P4D, 1);
+        // in us-west-2, where no other test places jobs: nothing of theirs can hold or wait for these offerings
+        capacity(WEST, P5, 1, false);
+        capacity(WEST, P4D, 1, false);
         String team = team(Map.of(P5, 2, P4D, 2));
         String hooks = "/api/v1/teams/" + team + "/webhooks/";
         JsonNode hook = expect(api.put(hooks + "ci", Map.of("url", receiver.url("/ci"), "events",
@@ -66,24 +68,30 @@ class WebhookDeliveryTest extends ApiTest {
         receiver.secret(hook.get("secret").asString());
 
         // first choice free: started, then completed
-        submit(team, withRuntime(job("run-first", entry(P5, 1)), 1));
+        submit(team, withRuntime(job("run-first", west(P5, 1)), 1));
         // first choice full: started on entry 1, fell back, then completed
-        submit(team, withRuntime(job("run-fallback", entry(P5, 1), entry(P4D, 1)), 1));
-        // nothing fits (the p4d is taken until run-fallback ends): its pending time runs out
-        var waiting = job("run-timeout", entry(P5, 2));
+        submit(team, withRuntime(job("run-fallback", west(P5, 1), west(P4D, 1)), 1));
+        // nothing fits (the p5 has one instance): its pending time runs out
+        var waiting = job("run-timeout", west(P5, 2));
         waiting.put("maxPendingTimeInSeconds", 1);
         submit(team, waiting);
         // stopped: not subscribed; another name: not matched
-        submit(team, job("run-stopped", entry(P5, 2)));
+        submit(team, job("run-stopped", west(P5, 2)));
         expect(api.post("/api/v1/teams/" + team + "/jobs/run-stopped/stop", Map.of()), 200);
-        submit(team, withRuntime(job("other-name", entry(P4D, 1)), 1));
+        submit(team, withRuntime(job("other-name", west(P4D, 1)), 1));
 
         Map<String, List<String>> expected = Map.of(
                 "run-first", List.of("io.spillover.job.started", "io.spillover.job.completed"),
                 "run-fallback", List.of("io.spillover.job.started", "io.spillover.job.fell-back",
                         "io.spillover.job.completed"),
                 "run-timeout", List.of("io.spillover.job.pending-timeout"));
-        await().atMost(Duration.ofSeconds(20)).until(() -> byJob(receiver.firstReceipts()).equals(expected));
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> byJob(receiver.firstReceipts()).equals(expected));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("received " + byJob(receiver.firstReceipts()) + "; deliveries "
+                    + api.get(hooks + "ci/deliveries?size=100").text() + "; jobs "
+                    + api.get("/api/v1/teams/" + team + "/jobs").text(), e);
+        }
         awaitStatus(team, "other-name", "COMPLETED");
         awaitStatus(team, "run-stopped", "STOPPED");
 
@@ -247,6 +255,10 @@ class WebhookDeliveryTest extends ApiTest {
     private String hook(String team, String name, List<String> events) {
         return expect(api.put("/api/v1/teams/" + team + "/webhooks/" + name, Map.of("url", receiver.url("/" + name),
                 "events", events)), 201).json().get("secret").asString();
+    }
+
+    private static Map<String, Object> west(String instanceType, int count) {
+        return Map.of("instanceType", instanceType, "instanceCount", count, "region", WEST);
     }
 
     private static LinkedHashMap<String, Object> withRuntime(Map<String, Object> job, int seconds) {
