@@ -223,6 +223,24 @@ class WebhookDeliveryTest extends ApiTest {
     }
 
     @Test
+    void aDestinationIsCheckedAgainAtDeliveryAndRefusedWhenItNowLeadsToALoopbackAddress() {
+        String team = team(Map.of(M5, 1));
+        receiver.secret(hook(team, "moved", List.of("job.completed")));
+        // as if the name had come to resolve elsewhere since the hook was saved: the stored URL now leads to
+        // 127.0.0.2, a loopback address of this machine that no allowed host names
+        jdbc.sql("UPDATE webhooks SET url = ? WHERE team = ?").params("http://127.0.0.2:" + receiver.port() + "/moved",
+                team).update();
+
+        expect(api.post("/api/v1/teams/" + team + "/webhooks/moved:test", Map.of()), 202);
+
+        JsonNode attempt = await().atMost(Duration.ofSeconds(10)).until(() -> expect(api.get("/api/v1/teams/" + team
+                + "/webhooks/moved/deliveries"), 200).json().get(0).get("attempts"), a -> !a.isEmpty()).get(0);
+        assertThat(attempt.has("status") && !attempt.get("status").isNull()).as("an answer").isFalse();
+        assertThat(attempt.get("error").asString()).startsWith("refused: 127.0.0.2 is a loopback address");
+        assertThat(receiver.received()).isEmpty();
+    }
+
+    @Test
     void aChangeThatRolledBackSendsNothing() {
         String team = team(Map.of(M5, 1));
         receiver.secret(hook(team, "strict", List.of("job.completed")));
