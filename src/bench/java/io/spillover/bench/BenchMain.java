@@ -59,6 +59,14 @@ public final class BenchMain {
             sections.put("service-" + options.mode(), Tables.service(result, machine, options.command(),
                     figure.getFileName().toString()));
         }
+        if (options.runs("webhooks")) {
+            Machine machine = Machine.describe();
+            ServiceBench.Settings settings = ServiceBench.settings(options.quick());
+            ServiceBench.WebhookComparison result = ServiceBench.webhooks(settings, 100, 2);
+            write(options.out().resolve("webhooks-" + options.mode() + ".json"),
+                    new Recorded<>(options.command(), machine, settings.describe(), result));
+            sections.put("webhooks-" + options.mode(), Tables.webhooks(result, machine, options.command()));
+        }
         BenchmarksDoc.update(options.doc(), sections);
         System.out.println("Results: " + options.out() + "/, tables: " + options.doc());
     }

@@ -184,6 +184,94 @@ final class ServiceBench {
         }
     }
 
+    /**
+     * Submissions and wake-up latency without webhooks, then with {@code hooks} webhooks on the team whose jobs start
+     * and end (every event type) pointing at a receiver that accepts connections and never answers, in one run on
+     * one service: each of that team's starts and ends is then an outbox event for every hook, and every delivery
+     * holds a delivery thread for the whole timeout before it is tried again.
+     */
+    record WebhookComparison(int hooks, int releases, List<WebhookRound> rounds, String loadAtStart,
+                             String loadAtEnd) {
+    }
+
+    /** One round: without webhooks, then with them (made for the round, deleted with their deliveries after it). */
+    record WebhookRound(Submissions without, WakeUp wakeUpWithout, Submissions with, WakeUp wakeUpWith,
+                        long eventsWritten, long deliveriesMade, long attemptsMade, int connectionsHeld) {
+    }
+
+    static WebhookComparison webhooks(Settings settings, int hooks, int rounds) throws Exception {
+        Path dataDir = Files.createTempDirectory("spillover-bench-");
+        try (var silent = new java.net.ServerSocket(0, 1_000, java.net.InetAddress.getLoopbackAddress());
+             ConfigurableApplicationContext context = new SpringApplicationBuilder(SpilloverApplication.class).run(
+                "--spillover.data-dir=" + dataDir, "--server.port=0", "--spring.main.banner-mode=off",
+                "--spillover.bootstrap-admin-token=" + ADMIN_TOKEN,
+                "--spillover.local.fleet=file:src/bench/service-fleet.yml",
+                "--spillover.local.stop-grace=0s",
+                "--spillover.webhooks.allowed-hosts=127.0.0.1",
+                "--logging.level.root=WARN")) {
+            // the receiver that never answers: it takes every connection and reads nothing, writes nothing
+            var held = new java.util.concurrent.CopyOnWriteArrayList<java.net.Socket>();
+            Thread acceptor = new Thread(() -> {
+                while (!silent.isClosed()) {
+                    try {
+                        held.add(silent.accept());
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            }, "silent-receiver");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String loadAtStart = Machine.load();
+            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+            var jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+            var bench = new Run(port, settings, jdbc, context.getBean(MeterRegistry.class));
+            for (String team : List.of("bench", "relay", "holder")) {
+                bench.team(team);
+            }
+            bench.submit("holder", "hold-c5-2xlarge", "ml.c5.2xlarge", 0);
+            bench.awaitStatus("holder", "hold-c5-2xlarge", "RUNNING");
+            log("webhooks: warm-up, %d submissions and a chain of 10 releases".formatted(settings.warmup()));
+            bench.submitMany(settings.warmup());
+            bench.wakeUp(10, "warm-");
+            var results = new ArrayList<WebhookRound>();
+            for (int round = 1; round <= rounds; round++) {
+                log("webhooks, round %d: without webhooks, %d submissions and a chain of %d releases".formatted(round,
+                        settings.submissions(), settings.releases()));
+                Submissions without = bench.submitMany(settings.submissions());
+                WakeUp wakeUpWithout = bench.wakeUp(settings.releases(), "plain-" + round + "-");
+                log("  %.0f submissions/s, p99 %.1f ms; wake-up p50 %.0f ms, p99 %.0f ms".formatted(
+                        without.perSecond(), without.latencyMs().p99(), wakeUpWithout.serverMs().p50(),
+                        wakeUpWithout.serverMs().p99()));
+                log("webhooks, round %d: %d webhooks on team relay (every event) to a receiver that never answers"
+                        .formatted(round, hooks));
+                long eventsBefore = jdbc.queryForObject("SELECT count(*) FROM webhook_events", Long.class);
+                for (int i = 0; i < hooks; i++) {
+                    Run.expect(bench.send(null, "PUT", "/teams/relay/webhooks/hook-" + i, """
+                            {"url": "http://127.0.0.1:%d/hook-%d", "events": ["job.started", "job.fell-back",
+                             "job.completed", "job.failed", "job.stopped", "job.pending-timeout"]}"""
+                            .formatted(silent.getLocalPort(), i)), 201);
+                }
+                // the chain first, so that the submissions after it are measured with the dispatcher busy
+                WakeUp wakeUpWith = bench.wakeUp(settings.releases(), "hooked-" + round + "-");
+                Submissions with = bench.submitMany(settings.submissions());
+                log("  %.0f submissions/s, p99 %.1f ms; wake-up p50 %.0f ms, p99 %.0f ms".formatted(with.perSecond(),
+                        with.latencyMs().p99(), wakeUpWith.serverMs().p50(), wakeUpWith.serverMs().p99()));
+                long events = jdbc.queryForObject("SELECT count(*) FROM webhook_events", Long.class) - eventsBefore;
+                long deliveries = jdbc.queryForObject("SELECT count(*) FROM webhook_deliveries", Long.class);
+                long attempts = jdbc.queryForObject("SELECT count(*) FROM webhook_attempts", Long.class);
+                log("  %d events, %d deliveries, %d attempts, %d connections held by the receiver".formatted(events,
+                        deliveries, attempts, held.size()));
+                results.add(new WebhookRound(without, wakeUpWithout, with, wakeUpWith, events, deliveries, attempts,
+                        held.size()));
+                for (int i = 0; i < hooks; i++) {
+                    Run.expect(bench.send(null, "DELETE", "/teams/relay/webhooks/hook-" + i, null), 204);
+                }
+            }
+            return new WebhookComparison(hooks, settings.releases(), results, loadAtStart, Machine.load());
+        }
+    }
+
     /** One run against one started service. */
     private static final class Run {
 

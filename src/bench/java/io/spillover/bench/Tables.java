@@ -281,4 +281,46 @@ final class Tables {
                 : ns < 1_000_000 ? String.format(Locale.ROOT, "%.1f µs", ns / 1_000)
                 : String.format(Locale.ROOT, "%.2f ms", ns / 1_000_000);
     }
+
+    /** Submissions and wake-up latency without webhooks and with 100 to a receiver that never answers, per round. */
+    static String webhooks(ServiceBench.WebhookComparison r, Machine machine, String command) {
+        var t = new StringBuilder();
+        t.append("Machine: ").append(machine.cores()).append(" cores, ").append(machine.cpu()).append(", Java ")
+                .append(machine.javaVersion()).append(", ").append(machine.date()).append("; load average (1, 5, 15 min)")
+                .append(" at start ").append(r.loadAtStart()).append(", at end ").append(r.loadAtEnd())
+                .append(". Command: `").append(command).append("`.\n\n");
+        t.append("| round | | without webhooks | with ").append(r.hooks())
+                .append(" webhooks (receiver never answers) | change |\n");
+        t.append("| --- | --- | --- | --- | --- |\n");
+        int n = 0;
+        for (ServiceBench.WebhookRound round : r.rounds()) {
+            String at = Integer.toString(++n);
+            row(t, at, "submissions/s (" + round.without().clients() + " clients, " + round.without().count() + ")",
+                    round.without().perSecond(), round.with().perSecond(), "%.0f");
+            row(t, at, "submission latency p50 / p99 (ms)", round.without().latencyMs().p50(),
+                    round.with().latencyMs().p50(), "%.1f");
+            row(t, at, "", round.without().latencyMs().p99(), round.with().latencyMs().p99(), "%.1f");
+            row(t, at, "wake-up mean / p50 / p99 / max, release → next STARTING (ms, " + r.releases() + " releases)",
+                    round.wakeUpWithout().serverMs().mean(), round.wakeUpWith().serverMs().mean(), "%.1f");
+            row(t, at, "", round.wakeUpWithout().serverMs().p50(), round.wakeUpWith().serverMs().p50(), "%.1f");
+            row(t, at, "", round.wakeUpWithout().serverMs().p99(), round.wakeUpWith().serverMs().p99(), "%.1f");
+            row(t, at, "", round.wakeUpWithout().serverMs().max(), round.wakeUpWith().serverMs().max(), "%.1f");
+        }
+        t.append("\nWith the webhooks, per round: ");
+        n = 0;
+        for (ServiceBench.WebhookRound round : r.rounds()) {
+            t.append(n++ == 0 ? "" : "; ").append(round.eventsWritten()).append(" outbox events, ")
+                    .append(round.deliveriesMade()).append(" deliveries, ").append(round.attemptsMade())
+                    .append(" attempts (each held a delivery thread for the 10 s timeout)");
+        }
+        t.append(". The hooks and their deliveries are deleted between rounds.\n");
+        return t.toString();
+    }
+
+    private static void row(StringBuilder t, String round, String what, double without, double with, String format) {
+        double change = without == 0 ? 0 : (with - without) / without * 100;
+        t.append("| ").append(round).append(" | ").append(what).append(" | ").append(String.format(format, without))
+                .append(" | ").append(String.format(format, with)).append(" | ")
+                .append(String.format("%+.0f %%", change)).append(" |\n");
+    }
 }

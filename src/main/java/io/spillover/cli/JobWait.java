@@ -1,13 +1,21 @@
 package io.spillover.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Watches one job until it ends: every {@code interval} it reads the job and its latest evaluation, and tells
- * what changed on standard error (so standard output keeps only the answer). On a terminal a status line redraws
- * itself under the changes; elsewhere each change is one plain line, for a pipeline's log.
+ * Follows one job until it ends on its event stream ({@code GET .../jobs/{job}/events}, server-sent events): no
+ * polling, each transition and each new evaluation told on standard error (so standard output keeps only the
+ * answer) as the service sends it. On a terminal a status line redraws itself under them; elsewhere each is one
+ * plain line, for a pipeline's log. A stream that ends before the job does (the instance restarted, the stream's
+ * time ran out) is opened again with {@code Last-Event-ID}, so nothing is told twice or missed.
  */
 final class JobWait {
 
@@ -22,20 +30,23 @@ final class JobWait {
         }
     }
 
+    /** Reconnections in a row without an event before the wait gives up. */
+    static final int RECONNECTS = 8;
+
     private final SpilloverApi api;
     private final String path;
-    private final Duration interval;
+    private final String job;
     private final Duration timeout;
     private final PrintWriter progress;
     private final boolean terminal;
-    private int transitionsShown;
-    private String evaluationShown;
+    private String status = "";
     private boolean statusLineShown;
+    private long started;
 
-    JobWait(SpilloverApi api, String team, String job, Duration interval, Duration timeout, Invocation invocation) {
+    JobWait(SpilloverApi api, String team, String job, Duration timeout, Invocation invocation) {
         this.api = api;
         this.path = "/api/v1/teams/" + SpilloverApi.segment(team) + "/jobs/" + SpilloverApi.segment(job);
-        this.interval = interval;
+        this.job = job;
         this.timeout = timeout;
         this.progress = invocation.err();
         this.terminal = invocation.terminal();
@@ -43,44 +54,93 @@ final class JobWait {
 
     /** The job once it has ended; {@link TimedOut} when {@code timeout} (if any) passes first. */
     JsonNode untilEnded() {
-        long started = System.nanoTime();
-        while (true) {
-            JsonNode job = api.get(path);
-            show(job);
-            if (ExitCode.ended(JobText.text(job, "status"))) {
-                clearStatusLine();
-                return job;
+        started = System.nanoTime();
+        var timedOut = new AtomicBoolean();
+        var open = new AtomicReference<EventStream>();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "spillover-wait-timeout");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Thread waiting = Thread.currentThread();
+        if (timeout != null) {
+            timer.schedule(() -> {
+                timedOut.set(true);
+                EventStream stream = open.get();
+                if (stream != null) {
+                    stream.close();
+                }
+                waiting.interrupt(); // a read in progress ends only so
+            }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        try {
+            String lastId = null;
+            int reconnects = 0;
+            while (!timedOut.get()) {
+                try (EventStream stream = api.events(path + "/events", lastId)) {
+                    open.set(stream);
+                    if (timedOut.get()) {
+                        break;
+                    }
+                    EventStream.Event event;
+                    while ((event = stream.next(this::statusLine)) != null) {
+                        reconnects = 0;
+                        JsonNode data = SpilloverApi.JSON.readTree(event.data());
+                        switch (event.name()) {
+                            case "transition" -> {
+                                lastId = event.id();
+                                status = JobText.text(data, "to");
+                                print(job + " " + JobText.transition(data));
+                            }
+                            case "evaluation" -> JobText.evaluation(data).forEach(this::print);
+                            case "end" -> {
+                                clearStatusLine();
+                                return data;
+                            }
+                            default -> { }
+                        }
+                        statusLine();
+                    }
+                } catch (IOException | ApiException e) {
+                    if (timedOut.get()) {
+                        break;
+                    }
+                    if (e instanceof ApiException refused && refused.status > 0) {
+                        throw refused; // the service answered no: the job, the team or the token is wrong
+                    }
+                }
+                if (timedOut.get() || ++reconnects > RECONNECTS) {
+                    break;
+                }
+                try {
+                    Thread.sleep(Math.min(5_000, 200L << reconnects));
+                } catch (InterruptedException e) {
+                    // the timeout's interrupt: the loop ends
+                }
             }
-            Duration waited = Duration.ofNanos(System.nanoTime() - started);
-            if (timeout != null && waited.compareTo(timeout) >= 0) {
-                clearStatusLine();
-                throw new TimedOut(job, timeout);
+            clearStatusLine();
+            if (timedOut.get()) {
+                stopTimer(timer);
+                throw new TimedOut(api.get(path), timeout);
             }
-            if (terminal) {
-                statusLine(job, waited);
-            }
-            pause(timeout == null ? interval : min(interval, timeout.minus(waited)));
+            throw new ApiException(0, "lost the event stream of job " + job + " " + RECONNECTS + " times in a row", null);
+        } finally {
+            stopTimer(timer);
         }
     }
 
-    private void show(JsonNode job) {
-        JsonNode transitions = job.path("transitions");
-        for (; transitionsShown < transitions.size(); transitionsShown++) {
-            print(JobText.text(job, "name") + " " + JobText.transition(transitions.get(transitionsShown)));
-        }
-        // Only a waiting job is evaluated again; once placed, its transitions say the rest.
-        if ("PENDING".equals(JobText.text(job, "status"))) {
-            JsonNode latest = api.get(path + "/evaluations?limit=1");
-            if (!latest.isEmpty()) {
-                JsonNode evaluation = latest.get(0);
-                // Repeats of the same outcome and reasons are counted, not shown again.
-                String key = JobText.text(evaluation, "at") + evaluation.path("entries");
-                if (!key.equals(evaluationShown)) {
-                    evaluationShown = key;
-                    JobText.evaluation(evaluation).forEach(this::print);
-                }
+    /** Stops the timer and lets its interrupt, if it fired, go no further than this wait. */
+    private static void stopTimer(ScheduledExecutorService timer) {
+        timer.shutdownNow();
+        boolean stopped = false;
+        for (int tries = 0; tries < 3 && !stopped; tries++) {
+            try {
+                stopped = timer.awaitTermination(1, TimeUnit.SECONDS);
+            } catch (InterruptedException timersOwn) {
+                // the timer's interrupt, landing now: try again until its task is over
             }
         }
+        Thread.interrupted();
     }
 
     private void print(String line) {
@@ -89,10 +149,12 @@ final class JobWait {
         progress.flush();
     }
 
-    private void statusLine(JsonNode job, Duration waited) {
-        String line = JobText.text(job, "name") + "  " + JobText.text(job, "status") + "  " + Durations.format(waited)
-                + (job.path("selection").isObject() ? "  on " + JobText.selection(job.get("selection")) : "");
-        progress.print("\r\033[2K" + line);
+    private void statusLine() {
+        if (!terminal || status.isEmpty()) {
+            return;
+        }
+        progress.print("\r\033[2K" + job + "  " + status + "  "
+                + Durations.format(Duration.ofNanos(System.nanoTime() - started)));
         progress.flush();
         statusLineShown = true;
     }
@@ -103,18 +165,5 @@ final class JobWait {
             progress.flush();
             statusLineShown = false;
         }
-    }
-
-    static void pause(Duration duration) {
-        try {
-            Thread.sleep(Math.max(1, duration.toMillis()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiException(0, "interrupted while waiting", null);
-        }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }

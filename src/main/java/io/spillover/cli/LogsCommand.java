@@ -45,7 +45,16 @@ final class LogsCommand extends ApiCommand {
                 }
                 return ExitCode.OK;
             }
-            JobWait.pause(interval);
+            pause(interval);
+        }
+    }
+
+    private static void pause(java.time.Duration duration) {
+        try {
+            Thread.sleep(Math.max(1, duration.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(0, "interrupted while waiting", null);
         }
     }
 }

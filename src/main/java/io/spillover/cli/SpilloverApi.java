@@ -51,6 +51,41 @@ final class SpilloverApi {
                 .POST(HttpRequest.BodyPublishers.ofString(text)), path));
     }
 
+    /**
+     * Opens a stream of server-sent events ({@code text/event-stream}) at the path, resuming after
+     * {@code lastEventId} when given. The stream has no overall timeout: it ends when the server ends it, or when
+     * it is closed.
+     */
+    EventStream events(String path, String lastEventId) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Authorization", "Bearer " + token)
+                .header("Accept", "text/event-stream, application/problem+json")
+                .header("User-Agent", "spillover-cli").GET();
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        HttpResponse<java.io.InputStream> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new ApiException(0, "cannot reach Spillover at " + base + ": " + describe(e), null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(0, "interrupted while calling " + base + path, null);
+        }
+        if (response.statusCode() >= 400) {
+            String body;
+            try (var in = response.body()) {
+                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                body = "";
+            }
+            String text = body;
+            throw refused(new TextResponse(response.statusCode(), text));
+        }
+        return new EventStream(response.body());
+    }
+
     private HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
                 .header("Authorization", "Bearer " + token)
@@ -69,13 +104,17 @@ final class SpilloverApi {
             throw new ApiException(0, "interrupted while calling " + base + path, null);
         }
         if (response.statusCode() >= 400) {
-            throw refused(response);
+            throw refused(new TextResponse(response.statusCode(), response.body()));
         }
         return response.body();
     }
 
+    /** An answer's status and body, whichever way it was read. */
+    private record TextResponse(int statusCode, String body) {
+    }
+
     /** The problem's detail, else its title, else the status and what the body says. */
-    private static ApiException refused(HttpResponse<String> response) {
+    private static ApiException refused(TextResponse response) {
         int status = response.statusCode();
         JsonNode problem = null;
         try {

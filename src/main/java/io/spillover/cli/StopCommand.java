@@ -19,8 +19,8 @@ final class StopCommand extends ApiCommand {
             description = "with --wait: give up after this long, exit 6")
     Duration timeout;
 
-    @Option(names = "--interval", paramLabel = "DURATION", converter = Durations.class, defaultValue = "2s",
-            description = "with --wait: how often to read the job (default: 2s)")
+    /** Kept so that existing scripts still run: the wait follows the job's event stream and reads nothing on a timer. */
+    @Option(names = "--interval", paramLabel = "DURATION", converter = Durations.class, hidden = true)
     Duration interval;
 
     @Override
@@ -30,7 +30,7 @@ final class StopCommand extends ApiCommand {
         String teamName = connection.team(api);
         JsonNode stopped = api.post(teamPath(teamName) + "/jobs/" + SpilloverApi.segment(job) + "/stop", null);
         if (wait) {
-            stopped = new JobWait(api, teamName, job, interval, timeout, invocation()).untilEnded();
+            stopped = new JobWait(api, teamName, job, timeout, invocation()).untilEnded();
         }
         if (json()) {
             printJson(stopped);

@@ -22,8 +22,8 @@ final class SubmitCommand extends ApiCommand {
             description = "with --wait: give up after this long (e.g. 30m, 2h), exit 6; the job goes on")
     Duration timeout;
 
-    @Option(names = "--interval", paramLabel = "DURATION", converter = Durations.class, defaultValue = "2s",
-            description = "with --wait: how often to read the job (default: 2s)")
+    /** Kept so that existing scripts still run: the wait follows the job's event stream and reads nothing on a timer. */
+    @Option(names = "--interval", paramLabel = "DURATION", converter = Durations.class, hidden = true)
     Duration interval;
 
     @Override
@@ -42,7 +42,7 @@ final class SubmitCommand extends ApiCommand {
             return ExitCode.OK;
         }
         invocation().err().println("submitted " + JobText.text(job, "name") + " to team " + teamName + "; waiting");
-        JsonNode ended = new JobWait(api, teamName, JobText.text(job, "name"), interval, timeout, invocation())
+        JsonNode ended = new JobWait(api, teamName, JobText.text(job, "name"), timeout, invocation())
                 .untilEnded();
         if (json()) {
             printJson(ended);

@@ -77,8 +77,8 @@ class LiveEvents implements SmartLifecycle {
                 return;
             }
             try {
-                emitter.send(SseEmitter.event().name("job-changed").data(event.team() + "/" + event.job()));
-                emitter.send(SseEmitter.event().name("job-" + event.team() + "-" + event.job())
+                emitter.send(SseEmitter.event().name("job-changed").data(event.team() + "/" + event.jobName()));
+                emitter.send(SseEmitter.event().name("job-" + event.team() + "-" + event.jobName())
                         .data(event.status().name()));
             } catch (IOException | IllegalStateException gone) {
                 open.remove(emitter);

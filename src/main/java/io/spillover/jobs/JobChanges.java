@@ -54,7 +54,7 @@ class JobChanges {
     private void apply(Job job, Change change) {
         Transition transition = change.apply(job, clock.instant());
         if (transition != null) {
-            history.append(transition, job.name());
+            history.append(transition, job);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.spillover.jobs;
 
+import io.spillover.shared.InvalidRequestException;
 import io.spillover.system.Access;
+import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -10,9 +12,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 @RestController
 @RequestMapping("/api/v1/teams/{team}")
@@ -22,12 +26,15 @@ class JobController {
     private final JobQueries jobs;
     private final JobCommands commands;
     private final Explanations explanations;
+    private final JobStreams streams;
 
-    JobController(JobSubmissions submissions, JobQueries jobs, JobCommands commands, Explanations explanations) {
+    JobController(JobSubmissions submissions, JobQueries jobs, JobCommands commands, Explanations explanations,
+                  JobStreams streams) {
         this.submissions = submissions;
         this.jobs = jobs;
         this.commands = commands;
         this.explanations = explanations;
+        this.streams = streams;
     }
 
     /** 201 with the new job; 200 with the original when the client token was seen before. */
@@ -87,6 +94,34 @@ class JobController {
     @Access(Access.Level.MEMBER)
     String logs(@PathVariable String team, @PathVariable String job) {
         return jobs.logs(team, job);
+    }
+
+    /**
+     * The job's events as server-sent events: {@code transition} (id: the transition's log id), {@code evaluation}
+     * while it waits, and {@code end} with the described job, after which the stream closes. A client that
+     * reconnects sends {@code Last-Event-ID} and gets only the transitions after it.
+     */
+    @Operation(summary = "Follow a job's transitions as server-sent events until it ends",
+            description = "Events: `transition` (id: the transition's log id; data: job, team, at, from, to, reason,"
+                    + " message, attempt), `evaluation` (the latest placement evaluation while the job waits) and"
+                    + " `end` (data: the described job), after which the stream closes. Reconnect with"
+                    + " `Last-Event-ID` to get only what came after.")
+    @GetMapping(value = "/jobs/{job}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Access(Access.Level.MEMBER)
+    SseEmitter events(@PathVariable String team, @PathVariable String job,
+                      @RequestHeader(value = "Last-Event-ID", required = false) String lastEventId) {
+        long after = 0;
+        if (lastEventId != null && !lastEventId.isBlank()) {
+            try {
+                after = Long.parseLong(lastEventId.trim());
+            } catch (NumberFormatException e) {
+                after = -1;
+            }
+            if (after < 0) {
+                throw new InvalidRequestException("Last-Event-ID", "must be the id of an event this stream sent");
+            }
+        }
+        return streams.open(jobs.describe(team, job), after);
     }
 
     @PostMapping("/jobs/{job}/stop")

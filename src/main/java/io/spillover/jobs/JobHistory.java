@@ -39,29 +39,38 @@ class JobHistory {
         this.events = events;
     }
 
-    /** Logs a transition and announces it (after commit) to whoever watches the job. */
+    /**
+     * Logs a transition and announces it, in the transaction: to listeners that write with it (the webhooks'
+     * outbox), to those that react after commit (pages watching the job), and, with {@code NOTIFY}, to every
+     * instance's streams of the job's events (PostgreSQL delivers it only if the transaction commits).
+     */
     @Transactional(propagation = Propagation.MANDATORY)
-    void append(Transition t, String jobName) {
-        events.publishEvent(new JobTransitioned(t.jobId(), t.team(), jobName, t.to()));
-        jdbc.sql("INSERT INTO job_transitions (job_id, team, at, from_status, to_status, reason, message, attempt)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    void append(Transition t, Job job) {
+        // A submission is not announced: a stream opened after it reads it from the log, and NOTIFY serializes the
+        // commits of the transactions that send it, which concurrent submissions would then wait for.
+        String announce = t.from() == null ? "" : ", pg_notify('" + JobStreams.CHANNEL + "', CAST(job_id AS text))";
+        long id = jdbc.sql("WITH logged AS (INSERT INTO job_transitions (job_id, team, at, from_status, to_status,"
+                        + " reason, message, attempt) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, job_id)"
+                        + " SELECT id" + announce + " FROM logged")
                 .params(t.jobId(), t.team(), Timestamp.from(t.at()), t.from() == null ? null : t.from().name(),
                         t.to().name(), t.reason() == null ? null : t.reason().name(), t.message(), t.attempt())
-                .update();
+                .query((rs, n) -> rs.getLong("id")).single();
+        events.publishEvent(new JobTransitioned(id, TransitionView.of(t), JobView.of(job, null)));
     }
 
-    /** Logs the transitions of many jobs in one statement, and announces each (after commit). */
+    /**
+     * Logs the transitions of many jobs in one statement, and announces each. These are submissions: a stream
+     * of a job's events opened after it reads them from the log, so they are not sent to the streams.
+     */
     @Transactional(propagation = Propagation.MANDATORY)
-    void appendAll(List<Transition> transitions, List<String> jobNames) {
-        for (int i = 0; i < transitions.size(); i++) {
-            Transition t = transitions.get(i);
-            events.publishEvent(new JobTransitioned(t.jobId(), t.team(), jobNames.get(i), t.to()));
-        }
+    void appendAll(List<Transition> transitions, List<Job> jobs) {
+        Map<UUID, Long> ids = new HashMap<>();
         jdbc.sql("""
                         INSERT INTO job_transitions (job_id, team, at, from_status, to_status, reason, message, attempt)
                         SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:teams AS text[]), CAST(:ats AS timestamptz[]),
                                              CAST(:froms AS text[]), CAST(:tos AS text[]), CAST(:reasons AS text[]),
-                                             CAST(:messages AS text[]), CAST(:attempts AS int[]))""")
+                                             CAST(:messages AS text[]), CAST(:attempts AS int[]))
+                        RETURNING id, job_id""")
                 .param("ids", transitions.stream().map(Transition::jobId).toArray(UUID[]::new))
                 .param("teams", transitions.stream().map(Transition::team).toArray(String[]::new))
                 .param("ats", transitions.stream().map(t -> Timestamp.from(t.at())).toArray(Timestamp[]::new))
@@ -72,7 +81,13 @@ class JobHistory {
                         .toArray(String[]::new))
                 .param("messages", transitions.stream().map(Transition::message).toArray(String[]::new))
                 .param("attempts", transitions.stream().map(Transition::attempt).toArray(Integer[]::new))
-                .update();
+                .query((rs, n) -> ids.put(rs.getObject("job_id", UUID.class), rs.getLong("id")))
+                .list();
+        for (int i = 0; i < transitions.size(); i++) {
+            Transition t = transitions.get(i);
+            events.publishEvent(new JobTransitioned(ids.get(t.jobId()), TransitionView.of(t),
+                    JobView.of(jobs.get(i), null)));
+        }
     }
 
     /** Logs the evaluation, or counts it as a repeat of the job's previous one when nothing differs. */
@@ -113,6 +128,7 @@ class JobHistory {
         if (fresh.isEmpty()) {
             return;
         }
+        JobStreams.announce(jdbc, fresh.keySet());
         // the new evaluations and each job's pointer to its latest, in one statement however many there are
         jdbc.sql("""
                         WITH fresh (job_id, team, trigger, outcome, selected_index, entries, digest) AS (
@@ -152,6 +168,15 @@ class JobHistory {
                         .add(transition(rs)))
                 .list();
         return byJob;
+    }
+
+    /** The job's transitions logged after {@code afterId}, in order, with their ids. */
+    List<JobStreams.Logged> transitionsAfter(UUID jobId, long afterId) {
+        return jdbc.sql("SELECT id, at, from_status, to_status, reason, message, attempt FROM job_transitions"
+                        + " WHERE job_id = ? AND id > ? ORDER BY id")
+                .params(jobId, afterId)
+                .query((rs, n) -> new JobStreams.Logged(rs.getLong("id"), transition(rs)))
+                .list();
     }
 
     List<TransitionView> transitions(UUID jobId) {

@@ -53,7 +53,7 @@ public class JobLifecycle {
         EntryVerdict selected = decision.selected().orElseThrow();
         long offeringId = capacity.book(job, job.preferences().get(selected.index()));
         history.record(jobId, job.team(), decision, trigger, now);
-        history.append(job.start(selected, offeringId, now), job.name());
+        history.append(job.start(selected, offeringId, now), job);
         LaunchRequest request = launches.request(job);
         events.publishEvent(new LaunchReady(jobId, job.attempt(), request));
         // Replicas' clocks may differ by a little: a job taken by another instance must not wait a negative time.

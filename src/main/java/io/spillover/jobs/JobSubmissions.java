@@ -62,7 +62,7 @@ public class JobSubmissions {
                 Job job = newJob(team, request, checks.check(team, request), now());
                 jobs.saveAndFlush(job);
                 Transition submitted = job.submitted();
-                history.append(submitted, job.name());
+                history.append(submitted, job);
                 events.publishEvent(new JobSubmitted(job.id(), team));
                 return new Submitted(JobView.of(job, List.of(TransitionView.of(submitted))), true);
             }));
@@ -109,7 +109,7 @@ public class JobSubmissions {
             List<Job> created = List.copyOf(fresh.values());
             jobs.saveAllAndFlush(created);
             List<Transition> submitted = created.stream().map(Job::submitted).toList();
-            history.appendAll(submitted, created.stream().map(Job::name).toList());
+            history.appendAll(submitted, created);
             created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), team)));
             Map<UUID, List<TransitionView>> transitions = new HashMap<>(replays.isEmpty() ? Map.of()
                     : history.transitions(replays.values().stream().map(Job::id).toList()));

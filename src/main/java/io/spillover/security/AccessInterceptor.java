@@ -44,6 +44,9 @@ class AccessInterceptor implements HandlerInterceptor {
         if (!(handler instanceof HandlerMethod method)) {
             return true;
         }
+        if (request.getDispatcherType() == jakarta.servlet.DispatcherType.ASYNC) {
+            return true; // the closing dispatch of a stream whose request was checked when it came in
+        }
         Access access = method.getMethodAnnotation(Access.class);
         if (access == null) {
             log.error("{} has no @Access rule; refusing it", method);

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
+import jakarta.servlet.DispatcherType;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -64,6 +65,9 @@ class SecurityConfiguration {
                 .addFilterBefore(new TokenAuthenticationFilter(tokens, limiter, audit, clock),
                         AnonymousAuthenticationFilter.class)
                 .authorizeHttpRequests(requests -> requests
+                        // a stream's (a job's events) closing dispatch: its request was authorized when it came in,
+                        // and a token is not sent again for it
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC).permitAll()
                         .requestMatchers("/actuator/prometheus").hasRole("PLATFORM_ADMIN")
                         .anyRequest().authenticated())
                 .exceptionHandling(errors -> errors

@@ -33,6 +33,9 @@ class AuditTrailTest extends ApiTest {
 
     static final String M5 = "ml.m5.xlarge";
     static final String PASSWORD = "an-auditor-password-42";
+    /** A hook no job's change matches: its deliveries are only those the samples make. */
+    static final Map<String, Object> QUIET_HOOK = Map.of("url", "http://127.0.0.1:9/audit", "events",
+            List.of("job.pending-timeout"), "jobNameGlob", "never-*");
 
     /** Requests sent as POST that change nothing. */
     static final Set<String> DRY_RUNS = Set.of("POST /api/v1/teams/{team}/placements/explain",
@@ -228,6 +231,21 @@ class AuditTrailTest extends ApiTest {
             platformToken[0] = tokenId("/api/v1/admin/tokens", Map.of("name", "doomed"));
             return "/api/v1/admin/tokens/" + platformToken[0];
         }, () -> null, "revoke platform token", () -> "tokens/" + platformToken[0]));
+        samples.put("PUT /api/v1/teams/{team}/webhooks/{webhook}", new Sample(() -> a + "/webhooks/audited",
+                () -> QUIET_HOOK, "save webhook", () -> "teams/" + team + "/webhooks/audited"));
+        samples.put("DELETE /api/v1/teams/{team}/webhooks/{webhook}", new Sample(() -> {
+            expect(api.put(a + "/webhooks/doomed", QUIET_HOOK), 201, 200);
+            return a + "/webhooks/doomed";
+        }, () -> null, "delete webhook", () -> "teams/" + team + "/webhooks/doomed"));
+        samples.put("POST /api/v1/teams/{team}/webhooks/{webhook}:test", new Sample(() -> {
+            expect(api.put(a + "/webhooks/pinged", QUIET_HOOK), 201, 200);
+            return a + "/webhooks/pinged:test";
+        }, Map::of, "test webhook", () -> "teams/" + team + "/webhooks/pinged"));
+        var delivery = new long[1];
+        samples.put("POST /api/v1/teams/{team}/webhooks/{webhook}/deliveries/{delivery}:redeliver", new Sample(() -> {
+            delivery[0] = failedDelivery(a, "resent");
+            return a + "/webhooks/resent/deliveries/" + delivery[0] + ":redeliver";
+        }, Map::of, "redeliver webhook delivery", () -> "teams/" + team + "/webhooks/resent/deliveries/" + delivery[0]));
         String user = "audited-" + team;
         samples.put("PUT /api/v1/admin/users/{username}", new Sample(() -> "/api/v1/admin/users/" + user,
                 () -> Map.of("displayName", "Audited", "password", PASSWORD), "save user", () -> "users/" + user));
@@ -285,6 +303,23 @@ class AuditTrailTest extends ApiTest {
         samples.put("POST /teams/{team}/jobs", form(t + "/jobs", Map.of("name", "from-console", "kind", "TRAINING",
                 "entries[0].instanceType", M5, "entries[0].instanceCount", "1", "runtimeSeconds", "3600"),
                 "submit job", "teams/" + team + "/jobs"));
+        samples.put("POST /teams/{team}/webhooks", form(t + "/webhooks", Map.of("name", "console-hook", "url",
+                "http://127.0.0.1:9/console", "events", "job.pending-timeout", "jobNameGlob", "never-*"),
+                "save webhook", "teams/" + team + "/webhooks/console-hook"));
+        samples.put("POST /teams/{team}/webhooks/{webhook}/delete", new Sample(() -> {
+            expect(api.put("/api/v1" + t + "/webhooks/console-doomed", QUIET_HOOK), 201, 200);
+            return t + "/webhooks/console-doomed/delete";
+        }, Map::of, "delete webhook", () -> "teams/" + team + "/webhooks/console-doomed"));
+        samples.put("POST /teams/{team}/webhooks/{webhook}/test", new Sample(() -> {
+            expect(api.put("/api/v1" + t + "/webhooks/console-pinged", QUIET_HOOK), 201, 200);
+            return t + "/webhooks/console-pinged/test";
+        }, Map::of, "test webhook", () -> "teams/" + team + "/webhooks/console-pinged"));
+        var delivery = new long[1];
+        samples.put("POST /teams/{team}/webhooks/{webhook}/deliveries/{delivery}/redeliver", new Sample(() -> {
+            delivery[0] = failedDelivery("/api/v1" + t, "console-resent");
+            return t + "/webhooks/console-resent/deliveries/" + delivery[0] + "/redeliver";
+        }, Map::of, "redeliver webhook delivery",
+                () -> "teams/" + team + "/webhooks/console-resent/deliveries/" + delivery[0]));
         var stopped = new String[1];
         samples.put("POST /teams/{team}/jobs/{job}/stop", new Sample(() -> {
             stopped[0] = "console-stop-" + System.nanoTime();
@@ -327,6 +362,14 @@ class AuditTrailTest extends ApiTest {
     private void ensureUser(String username) {
         expect(api.put("/api/v1/admin/users/" + username, Map.of("displayName", username, "password", PASSWORD)),
                 200, 201);
+    }
+
+    /** A ping to a quiet hook of the team, marked failed so that it can be sent again; its id. */
+    private long failedDelivery(String teamPath, String hook) {
+        expect(api.put(teamPath + "/webhooks/" + hook, QUIET_HOOK), 201, 200);
+        long id = expect(api.post(teamPath + "/webhooks/" + hook + ":test", Map.of()), 202).json().get("id").asLong();
+        jdbc.sql("UPDATE webhook_deliveries SET state = 'FAILED', done_at = now() WHERE id = ?").param(id).update();
+        return id;
     }
 
     private String tokenId(String path, Map<String, Object> request) {

@@ -235,6 +235,29 @@ class CliTest extends ApiTest {
     }
 
     @Test
+    void waitFollowsAJobSubmittedEarlierOnItsEventStreamAndExitsWithItsOutcome() throws Exception {
+        occupy(G5);
+        login();
+        String file = jobFile("later.yaml", """
+                name: later
+                kind: TRAINING
+                instanceCount: 1
+                instancePreferences: [{instanceType: ml.g5.12xlarge}]
+                maxPendingTimeInSeconds: 1
+                """);
+        assertThat(cli("submit", "-f", file).exit()).isEqualTo(ExitCode.OK.code);
+
+        Run run = cli("wait", "later");
+
+        assertThat(run.exit()).isEqualTo(ExitCode.PENDING_TIME_EXPIRED.code);
+        assertThat(run.err()).contains("later ", "PENDING (SUBMITTED)", "PENDING → STOPPED (MAX_PENDING_TIME_EXCEEDED)");
+        assertThat(run.out()).contains("later STOPPED (MAX_PENDING_TIME_EXCEEDED)");
+        assertThat(cli("wait", "later", "--timeout", "5s").exit()).as("a job that has ended answers at once")
+                .isEqualTo(ExitCode.PENDING_TIME_EXPIRED.code);
+        assertThat(cli("wait", "no-such-job").exit()).isEqualTo(ExitCode.API_ERROR.code);
+    }
+
+    @Test
     void waitingLongerThanTheTimeoutExitsSixAndLeavesTheJobWaiting() throws Exception {
         occupy(G5);
         login();

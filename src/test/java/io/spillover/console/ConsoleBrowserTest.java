@@ -2,6 +2,7 @@ package io.spillover.console;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.microsoft.playwright.APIResponse;
 import com.microsoft.playwright.Browser;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -45,6 +48,9 @@ class ConsoleBrowserTest extends ApiTest {
     static final Path SCREENSHOTS = Paths.get("target", "screenshots");
     static final JsonMapper JSON = JsonMapper.builder().build();
     static final LocatorAssertions.HasTextOptions SOON = new LocatorAssertions.HasTextOptions().setTimeout(10_000);
+
+    @Autowired
+    JdbcClient jdbc;
 
     private static Playwright playwright;
     private static Browser browser;
@@ -366,7 +372,8 @@ class ConsoleBrowserTest extends ApiTest {
         page.onPageError(scriptErrors::add);
         for (String path : List.of("/", "/teams/" + team + "/jobs", "/teams/" + team + "/jobs?status=RUNNING",
                 "/teams/" + team + "/jobs/new", "/teams/" + team + "/jobs/shown", "/teams/" + team + "/profiles",
-                "/teams/" + team + "/plans", "/teams/" + team + "/tokens", "/admin/teams", "/admin/users",
+                "/teams/" + team + "/plans", "/teams/" + team + "/tokens", "/teams/" + team + "/webhooks",
+                "/admin/teams", "/admin/users",
                 "/admin/plans", "/admin/fleet")) {
             var response = page.navigate(url(path));
             assertThat(response.status()).as(path).isEqualTo(200);
@@ -399,6 +406,47 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(api.as(secret).get("/api/v1/teams/" + team + "/jobs").status()).isEqualTo(200);
         page.reload();
         assertThat(page.locator("#secret")).hasCount(0);
+    }
+
+    @Test
+    void aTeamAdminMakesAWebhookSeesItsSecretOncePingsItAndRedeliversAFailedDelivery() {
+        try (var receiver = new io.spillover.support.WebhookReceiver()) {
+            receiver.answering(r -> new io.spillover.support.WebhookReceiver.Answer(500, java.time.Duration.ZERO));
+            page.navigate(url("/teams/" + team + "/webhooks"));
+            page.fill("#wname", "ci");
+            page.fill("#wurl", receiver.url("/ci"));
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save webhook")).click();
+
+            String secret = page.locator("#secret").textContent();
+            assertThat(secret).startsWith("whsec_");
+            receiver.secret(secret);
+            assertThat(page.locator("#webhook-ci")).containsText("job.pending-timeout");
+
+            page.locator("#webhook-ci").getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions()
+                    .setName("Send a ping")).click();
+            assertThat(page.locator("#deliveries")).containsText("io.spillover.webhook.ping");
+            await().atMost(java.time.Duration.ofSeconds(10)).until(() -> receiver.received().size() >= 1);
+            long delivery = api.get("/api/v1/teams/" + team + "/webhooks/ci/deliveries").json().get(0).get("id")
+                    .asLong();
+            jdbc.sql("UPDATE webhook_deliveries SET state = 'FAILED', done_at = now() WHERE id = ?").param(delivery)
+                    .update();
+            receiver.answering(r -> io.spillover.support.WebhookReceiver.Answer.ok());
+            page.reload();
+            assertThat(page.locator("#delivery-" + delivery)).containsText("500");
+            assertThat(page.locator("#delivery-" + delivery)).containsText("answered 500");
+
+            page.locator("#delivery-" + delivery).getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions()
+                    .setName("Redeliver")).click();
+            assertThat(page.locator(".flash.ok")).containsText("Sent delivery " + delivery + " again");
+            await().atMost(java.time.Duration.ofSeconds(10)).until(() -> receiver.accepted().size() == 1);
+            assertThat(receiver.accepted().get(0).verified()).isTrue();
+            page.reload();
+            assertThat(page.locator("#deliveries")).containsText("DELIVERED");
+            page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("webhooks.png")).setFullPage(true));
+
+            page.navigate(url("/teams/" + team + "/webhooks"));
+            assertThat(page.locator("#secret")).hasCount(0);
+        }
     }
 
     @Test

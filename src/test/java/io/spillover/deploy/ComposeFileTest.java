@@ -73,12 +73,14 @@ class ComposeFileTest {
         replicas.values().forEach(replica -> {
             assertThat(environment(replica).get("SPRING_DATASOURCE_PASSWORD")).matches(REQUIRED);
             assertThat(environment(replica).get("SPILLOVER_BOOTSTRAP_ADMIN_TOKEN")).matches(REQUIRED);
+            assertThat(environment(replica).get("SPILLOVER_WEBHOOKS_SECRET_KEY")).matches(REQUIRED);
         });
 
         Map<String, String> example = Files.readAllLines(Path.of("deploy", ".env.example")).stream()
                 .filter(line -> !line.isBlank() && !line.startsWith("#"))
                 .collect(Collectors.toMap(line -> line.split("=", 2)[0], line -> line.split("=", 2)[1]));
-        assertThat(example.keySet()).containsExactlyInAnyOrder("POSTGRES_PASSWORD", "SPILLOVER_BOOTSTRAP_ADMIN_TOKEN");
+        assertThat(example.keySet()).containsExactlyInAnyOrder("POSTGRES_PASSWORD", "SPILLOVER_BOOTSTRAP_ADMIN_TOKEN",
+                "SPILLOVER_WEBHOOKS_SECRET_KEY");
         assertThat(example.values()).allSatisfy(value -> assertThat(value).isEqualTo("CHANGE-ME"));
         assertThat(Files.readAllLines(Path.of(".gitignore"))).contains("deploy/.env");
     }

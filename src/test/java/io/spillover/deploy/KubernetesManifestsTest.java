@@ -70,7 +70,7 @@ class KubernetesManifestsTest {
                 .map(source -> map(source, "secretKeyRef")).forEach(references::add);
         references.add(map(maps(kubernetes("ServiceMonitor"), "spec.endpoints").get(0), "authorization.credentials"));
 
-        assertThat(references).hasSize(5).allSatisfy(reference -> {
+        assertThat(references).hasSize(6).allSatisfy(reference -> {
             assertThat(reference.get("name")).isEqualTo(string(secret, "metadata.name"));
             assertThat(map(secret, "stringData")).containsKey((String) reference.get("key"));
         });
@@ -82,6 +82,8 @@ class KubernetesManifestsTest {
         assertThat(map(secret, "stringData").values()).allSatisfy(value -> assertThat((String) value).contains("CHANGE-ME"));
         // Too short for a token: a forgotten placeholder stops the start instead of opening the platform.
         assertThat(string(secret, "stringData.bootstrap-admin-token")).hasSizeLessThan(16);
+        // Not base64 of 32 bytes: a forgotten placeholder stops the start instead of sealing secrets under it.
+        assertThat(string(secret, "stringData.webhooks-secret-key")).isEqualTo("CHANGE-ME");
     }
 
     @Test

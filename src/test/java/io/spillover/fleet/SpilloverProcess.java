@@ -72,6 +72,10 @@ final class SpilloverProcess {
         return name;
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     /** A client of this instance's API sending {@code token}; one per token, reused. */
     Api api(String token) {
         return apis.computeIfAbsent(token, t -> new Api(port, t));

@@ -56,6 +56,11 @@ class IsolationTest extends ApiTest {
     static final String SECRET_JOB = "alpha-resident";
     static final String SECRET_PROFILE = "alpha-kept";
     static final String SECRET_PLAN = "alpha-plan";
+    static final String SECRET_HOOK = "alpha-hook";
+    static final String ENDED_JOB = "alpha-ended";
+    /** A hook that no job's change matches, so that no delivery is made behind the test's back. */
+    static final Map<String, Object> QUIET_HOOK = Map.of("url", "http://127.0.0.1:9/iso", "events",
+            List.of("job.pending-timeout"), "jobNameGlob", "never-*");
 
     /** Who calls. The strangers hold no credential that works; the rest stand in team A, team B or above both. */
     enum Who {
@@ -125,7 +130,8 @@ class IsolationTest extends ApiTest {
                       FROM memberships m)
                 || '/' || (SELECT count(*) FROM training_plans)
                 || '/' || (SELECT md5(coalesce(string_agg(region || instance_type || total, ',' ORDER BY id), ''))
-                      FROM offerings)""";
+                      FROM offerings)
+                || '/' || (SELECT count(*) FROM webhooks) || '/' || (SELECT count(*) FROM webhook_deliveries)""";
 
     /** One API operation as the document lists it, with the access rule of the handler that serves it. */
     record Operation(String method, String pattern, Access.Level level) {
@@ -168,6 +174,9 @@ class IsolationTest extends ApiTest {
         submit(teamB, job("bravo-own", entry(M5, 1)));
         expect(api.put("/api/v1/teams/" + teamA + "/profiles/" + SECRET_PROFILE, profile()), 201);
         expect(api.put("/api/v1/admin/training-plans/" + SECRET_PLAN, plan(teamA)), 201, 200);
+        expect(api.put("/api/v1/teams/" + teamA + "/webhooks/" + SECRET_HOOK, QUIET_HOOK), 201);
+        submit(teamA, job(ENDED_JOB, entry(M5, 1)));
+        expect(api.post("/api/v1/teams/" + teamA + "/jobs/" + ENDED_JOB + "/stop", Map.of()), 200);
     }
 
     @Test
@@ -456,6 +465,21 @@ class IsolationTest extends ApiTest {
         samples.put("GET /api/v1/teams/{team}/jobs/{job}/evaluations", fixed(a + "/jobs/" + SECRET_JOB
                 + "/evaluations", null));
         samples.put("GET /api/v1/teams/{team}/jobs/{job}/logs", fixed(a + "/jobs/" + SECRET_JOB + "/logs", null));
+        samples.put("GET /api/v1/teams/{team}/jobs/{job}/events", fixed(a + "/jobs/" + ENDED_JOB + "/events", null));
+        samples.put("GET /api/v1/teams/{team}/webhooks", fixed(a + "/webhooks", null));
+        samples.put("GET /api/v1/teams/{team}/webhooks/{webhook}", fixed(a + "/webhooks/" + SECRET_HOOK, null));
+        samples.put("PUT /api/v1/teams/{team}/webhooks/{webhook}", fixed(a + "/webhooks/iso-hook", QUIET_HOOK));
+        samples.put("DELETE /api/v1/teams/{team}/webhooks/{webhook}", new Sample(() -> {
+            String name = "doomed-hook-" + UNIQUE.incrementAndGet();
+            expect(api.put(a + "/webhooks/" + name, QUIET_HOOK), 201);
+            return a + "/webhooks/" + name;
+        }, () -> null));
+        samples.put("POST /api/v1/teams/{team}/webhooks/{webhook}:test", fixed(a + "/webhooks/" + SECRET_HOOK
+                + ":test", null));
+        samples.put("GET /api/v1/teams/{team}/webhooks/{webhook}/deliveries", fixed(a + "/webhooks/" + SECRET_HOOK
+                + "/deliveries", null));
+        samples.put("POST /api/v1/teams/{team}/webhooks/{webhook}/deliveries/{delivery}:redeliver", new Sample(
+                () -> a + "/webhooks/" + SECRET_HOOK + "/deliveries/" + failedDelivery(a) + ":redeliver", Map::of));
         samples.put("POST /api/v1/teams/{team}/jobs/{job}/stop", new Sample(() -> {
             String name = "to-stop-" + UNIQUE.incrementAndGet();
             submit(teamA, job(name, entry(M5, 1)));
@@ -517,6 +541,14 @@ class IsolationTest extends ApiTest {
         return samples;
     }
 
+    /** A delivery of team A's quiet hook that is over (a ping, marked failed), for a redelivery to send again. */
+    private long failedDelivery(String teamPath) {
+        long id = expect(api.post(teamPath + "/webhooks/" + SECRET_HOOK + ":test", Map.of()), 202).json().get("id")
+                .asLong();
+        jdbc.sql("UPDATE webhook_deliveries SET state = 'FAILED', done_at = now() WHERE id = ?").param(id).update();
+        return id;
+    }
+
     private static Sample fixed(String path, Object body) {
         return new Sample(() -> path, () -> body);
     }
@@ -539,6 +571,21 @@ class IsolationTest extends ApiTest {
         pages.put("GET /teams/{team}/profiles", get(Access.Level.MEMBER, a + "/profiles"));
         pages.put("GET /teams/{team}/plans", get(Access.Level.MEMBER, a + "/plans"));
         pages.put("GET /teams/{team}/tokens", get(Access.Level.TEAM_ADMIN, a + "/tokens"));
+        pages.put("GET /teams/{team}/webhooks", get(Access.Level.TEAM_ADMIN, a + "/webhooks"));
+        pages.put("GET /teams/{team}/webhooks/{webhook}", get(Access.Level.TEAM_ADMIN, a + "/webhooks/" + SECRET_HOOK));
+        pages.put("POST /teams/{team}/webhooks", new Page(Access.Level.TEAM_ADMIN, () -> a + "/webhooks",
+                () -> Map.of("name", "console-hook-" + UNIQUE.incrementAndGet(), "url", "http://127.0.0.1:9/console",
+                        "events", "job.pending-timeout", "jobNameGlob", "never-*"), true));
+        pages.put("POST /teams/{team}/webhooks/{webhook}/delete", new Page(Access.Level.TEAM_ADMIN, () -> {
+            String name = "console-doomed-hook-" + UNIQUE.incrementAndGet();
+            expect(api.put("/api/v1" + a + "/webhooks/" + name, QUIET_HOOK), 201);
+            return a + "/webhooks/" + name + "/delete";
+        }, Map::of, true));
+        pages.put("POST /teams/{team}/webhooks/{webhook}/test", new Page(Access.Level.TEAM_ADMIN,
+                () -> a + "/webhooks/" + SECRET_HOOK + "/test", Map::of, true));
+        pages.put("POST /teams/{team}/webhooks/{webhook}/deliveries/{delivery}/redeliver", new Page(
+                Access.Level.TEAM_ADMIN, () -> a + "/webhooks/" + SECRET_HOOK + "/deliveries/"
+                        + failedDelivery("/api/v1" + a) + "/redeliver", Map::of, true));
         pages.put("GET /admin/teams", get(Access.Level.PLATFORM_ADMIN, "/admin/teams"));
         pages.put("GET /admin/users", get(Access.Level.PLATFORM_ADMIN, "/admin/users"));
         pages.put("GET /admin/plans", get(Access.Level.PLATFORM_ADMIN, "/admin/plans"));
@@ -720,7 +767,8 @@ class IsolationTest extends ApiTest {
         if (answer == null) {
             return;
         }
-        for (String secret : List.of(teamA, SECRET_DISPLAY, SECRET_JOB, SECRET_PROFILE, SECRET_PLAN)) {
+        for (String secret : List.of(teamA, SECRET_DISPLAY, SECRET_JOB, SECRET_PROFILE, SECRET_PLAN, SECRET_HOOK,
+                ENDED_JOB)) {
             if (!named(secret).matcher(request).find() && named(secret).matcher(answer).find()) {
                 leak(cell + ": the answer names team A's " + secret + ": " + abbreviate(answer));
             }

@@ -56,7 +56,10 @@ class ApiFuzzTest extends ApiTest {
                 || '/' || (SELECT md5(coalesce(string_agg(m::text, ',' ORDER BY m.username, m.team), ''))
                       FROM memberships m)
                 || '/' || (SELECT md5(coalesce(string_agg(provider || region || instance_type || source || total, ','
-                      ORDER BY id), '')) FROM offerings)""";
+                      ORDER BY id), '')) FROM offerings)
+                || '/' || (SELECT md5(coalesce(string_agg(team || name || url || array_to_string(events, ',')
+                      || job_name_glob, ',' ORDER BY team, name), '')) FROM webhooks)
+                || '/' || (SELECT count(*) FROM webhook_deliveries)""";
 
     @Autowired
     JdbcClient jdbc;
@@ -70,9 +73,18 @@ class ApiFuzzTest extends ApiTest {
         String team = team(Map.of(M5, 4));
         submit(team, job("resident", entry(M5, 1)));
         String member = token(team, TeamRole.MEMBER);
+        // a hook no job's change matches (its deliveries are only the fuzzer's pings), and a delivery that is over
+        expect(api.put("/api/v1/teams/" + team + "/webhooks/fz-hook", Map.of("url", "http://127.0.0.1:9/fuzz",
+                "events", List.of("job.pending-timeout"), "jobNameGlob", "never-*")), 201);
+        long delivery = expect(api.post("/api/v1/teams/" + team + "/webhooks/fz-hook:test", Map.of()), 202).json()
+                .get("id").asLong();
+        jdbc.sql("UPDATE webhook_deliveries SET state = 'FAILED', done_at = now() WHERE id = ?").param(delivery)
+                .update();
         JsonNode document = expect(api.get("/v3/api-docs"), 200).json();
-        Map<String, String> known = Map.of("team", team, "job", "resident", "region", "us-east-1",
-                "instanceType", M5, "username", "fz-user", "profile", "fz-profile", "plan", "fz-plan");
+        Map<String, String> known = Map.ofEntries(Map.entry("team", team), Map.entry("job", "resident"),
+                Map.entry("region", "us-east-1"), Map.entry("instanceType", M5), Map.entry("username", "fz-user"),
+                Map.entry("profile", "fz-profile"), Map.entry("plan", "fz-plan"), Map.entry("webhook", "fz-hook"),
+                Map.entry("delivery", Long.toString(delivery)));
         var fuzzer = new RequestFuzzer(document, SEED, known::get);
         List<RequestFuzzer.Operation> operations = fuzzer.operations();
         assertThat(operations).hasSizeGreaterThan(20);
