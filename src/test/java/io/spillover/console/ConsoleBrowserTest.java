@@ -179,13 +179,10 @@ class ConsoleBrowserTest extends ApiTest {
                 "Wait before placement, last 24 h\\. jobs: < 1 s \\d, 1–10 s \\d, 10 s–1 min \\d, .*, ≥ 1 h \\d"));
 
         int waited = strings(waits.at("/series/0/data")).indexOf("1");
-        hover("#wait-chart", "[" + waited + ", 0.5]");
-        Locator tooltip = page.locator("#wait-chart .chart-tooltip");
-        assertThat(tooltip).isVisible();
+        Locator tooltip = tooltipOnHover("#wait-chart", "[" + waited + ", 0.5]");
         assertThat(tooltip).containsText(strings(waits.at("/x/categories")).get(waited));
         assertThat(tooltip).containsText("jobs: 1");
-        hover("#usage-chart", "[1, " + types.indexOf(P4D) + "]");
-        assertThat(page.locator("#usage-chart .chart-tooltip")).containsText("in use: 4");
+        assertThat(tooltipOnHover("#usage-chart", "[1, " + types.indexOf(P4D) + "]")).containsText("in use: 4");
     }
 
     @Test
@@ -467,11 +464,26 @@ class ConsoleBrowserTest extends ApiTest {
 
     /** Moves the mouse over the point (in the chart's data coordinates, as JSON) of the chart's first series. */
     private void hover(String selector, String point) {
-        page.locator(selector).scrollIntoViewIfNeeded();
-        var box = page.locator(selector).boundingBox();
         List<?> pixel = (List<?>) page.evaluate("([s, p]) => echarts.getInstanceByDom(document.querySelector(s))"
                 + ".convertToPixel({seriesIndex: 0}, JSON.parse(p))", List.of(selector, point));
-        page.mouse().move(box.x + ((Number) pixel.get(0)).doubleValue(), box.y + ((Number) pixel.get(1)).doubleValue());
+        // the locator is found again if a live redraw replaced the chart meanwhile
+        page.locator(selector).hover(new Locator.HoverOptions().setPosition(((Number) pixel.get(0)).doubleValue(),
+                ((Number) pixel.get(1)).doubleValue()));
+    }
+
+    /**
+     * The dashboard's chart's tooltip once the pointer rests on the point. A live update may redraw the chart
+     * (the page refreshes once when its event stream connects), taking the tooltip with it: then the pointer
+     * moves onto the new chart.
+     */
+    private Locator tooltipOnHover(String selector, String point) {
+        Locator tooltip = page.locator(selector + " .chart-tooltip");
+        await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+            page.mouse().move(0, 0);
+            hover(selector, point);
+            assertThat(tooltip).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(1_000));
+        });
+        return tooltip;
     }
 
     private static void assertAxis(JsonNode axis, String name, String type) {
