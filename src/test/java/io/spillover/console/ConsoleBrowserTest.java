@@ -456,16 +456,17 @@ class ConsoleBrowserTest extends ApiTest {
     }
 
     /** The chart in the element as the chart script reports it: axes, legend, and each series and its data. */
+    /** The chart as drawn, read in one go: a live redraw may replace it between two looks. */
     private JsonNode chart(String selector) {
-        page.waitForFunction("s => window.spilloverCharts?.describe(s)", selector);
-        return JSON.readTree((String) page.evaluate("s => JSON.stringify(window.spilloverCharts.describe(s))",
-                selector));
+        return JSON.readTree((String) page.waitForFunction("s => { const drawn = window.spilloverCharts?.describe(s);"
+                + " return drawn ? JSON.stringify(drawn) : null; }", selector).jsonValue());
     }
 
     /** Moves the mouse over the point (in the chart's data coordinates, as JSON) of the chart's first series. */
     private void hover(String selector, String point) {
-        List<?> pixel = (List<?>) page.evaluate("([s, p]) => echarts.getInstanceByDom(document.querySelector(s))"
-                + ".convertToPixel({seriesIndex: 0}, JSON.parse(p))", List.of(selector, point));
+        List<?> pixel = (List<?>) page.waitForFunction("([s, p]) => { const chart = echarts.getInstanceByDom("
+                + "document.querySelector(s)); return chart && chart.convertToPixel({seriesIndex: 0}, JSON.parse(p)); }",
+                List.of(selector, point)).jsonValue();
         // the locator is found again if a live redraw replaced the chart meanwhile
         page.locator(selector).hover(new Locator.HoverOptions().setPosition(((Number) pixel.get(0)).doubleValue(),
                 ((Number) pixel.get(1)).doubleValue()));
@@ -478,7 +479,7 @@ class ConsoleBrowserTest extends ApiTest {
      */
     private Locator tooltipOnHover(String selector, String point) {
         Locator tooltip = page.locator(selector + " .chart-tooltip");
-        await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(java.time.Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
             page.mouse().move(0, 0);
             hover(selector, point);
             assertThat(tooltip).isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(1_000));
