@@ -5,6 +5,7 @@ import io.spillover.replay.JobRun;
 import io.spillover.replay.PolicyRun;
 import io.spillover.replay.Replay;
 import io.spillover.replay.ReplayConfig;
+import io.spillover.replay.ReplayJob;
 import io.spillover.replay.ReplayResult;
 import io.spillover.replay.Trace;
 import io.spillover.replay.TraceJob;
@@ -54,9 +55,9 @@ final class ReplayBench {
         var lines = new ArrayList<String>(run.runs().size() + 1);
         lines.add("job_id,team,submit_s,gpus,choice,instance_type,instance_count,source,start_s,end_s,wait_s");
         for (JobRun r : run.runs()) {
-            TraceJob job = r.job().trace();
+            ReplayJob job = r.job();
             lines.add(String.join(",", job.id(), job.team(), Long.toString(job.submitSeconds()),
-                    Integer.toString(job.gpus()), Integer.toString(r.choice()), r.entry().instanceType(),
+                    Integer.toString(job.accelerators()), Integer.toString(r.choice()), r.entry().instanceType(),
                     Integer.toString(r.entry().instanceCount()), r.entry().offering().source(),
                     Long.toString(r.startSeconds()), Long.toString(r.endSeconds()), Long.toString(r.waitSeconds())));
         }

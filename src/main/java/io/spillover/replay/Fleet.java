@@ -1,56 +1,75 @@
 package io.spillover.replay;
 
 import io.spillover.catalog.Catalog;
-import io.spillover.catalog.InstanceType;
-import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PlanState;
 import io.spillover.placement.PlanStatus;
 import io.spillover.placement.TeamState;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * The capacity a replay runs on, as the placement core sees it: on-demand offerings and ACTIVE training plans
- * with their totals, every team's quota, and how long a trace job runs on each type.
+ * The capacity a replay runs on, as the placement core sees it: offerings (on demand and training plans) with
+ * their totals, the plans with the teams they serve, and the rules each team is held to. Immutable; the
+ * {@code with} methods make the fleet of a what-if change.
  */
 public final class Fleet {
 
-    private final ReplayConfig config;
     private final Catalog catalog;
-    private final Map<String, ReplayConfig.TypeSpec> types = new LinkedHashMap<>();
-    private final Map<OfferingKey, Integer> totals = new LinkedHashMap<>();
-    private final Map<String, PlanState> plans = new LinkedHashMap<>();
-    private final Map<String, Integer> quotas = new LinkedHashMap<>();
+    private final Map<OfferingKey, Integer> totals;
+    private final Map<String, PlanState> plans;
+    private final Map<String, TeamRules> teams;
+    private final TeamRules otherTeams;
 
-    public Fleet(ReplayConfig config, Catalog catalog) {
-        this.config = config;
+    /**
+     * @param totals     every offering's instances, in the order reports list them; a plan's offering is its own
+     * @param plans      the training plans; each keeps its status for the whole replay
+     * @param teams      the rules of the teams known by name
+     * @param otherTeams the rules of any other team, or null when a team must be known by name
+     */
+    public Fleet(Catalog catalog, Map<OfferingKey, Integer> totals, Collection<PlanState> plans,
+                 Map<String, TeamRules> teams, TeamRules otherTeams) {
         this.catalog = catalog;
-        for (ReplayConfig.TypeSpec spec : config.types()) {
-            InstanceType type = catalog.find(spec.instanceType()).orElseThrow(() ->
-                    new IllegalArgumentException("unknown instance type " + spec.instanceType()));
-            if (!type.suits(JobKind.TRAINING) || type.acceleratorCount() == 0) {
-                throw new IllegalArgumentException(type.name() + " is no accelerated training type");
+        this.totals = new LinkedHashMap<>(totals);
+        this.plans = new LinkedHashMap<>();
+        plans.forEach(plan -> {
+            if (this.plans.put(plan.name(), plan) != null) {
+                throw new IllegalArgumentException("plan " + plan.name() + " is listed twice");
             }
-            if (types.put(type.name(), spec) != null) {
-                throw new IllegalArgumentException(type.name() + " is listed twice");
+        });
+        this.teams = new LinkedHashMap<>(teams);
+        this.otherTeams = otherTeams;
+        this.totals.forEach((key, total) -> {
+            if (total < 0) {
+                throw new IllegalArgumentException(key.describe() + " cannot have " + total + " instances");
             }
-        }
+            catalog.get(key.instanceType());
+        });
+    }
+
+    /**
+     * The benchmark's fleet from its file: on-demand offerings and plans ACTIVE throughout, every team with the
+     * same quota, a share of each type's instances (on demand and in plans) rounded up.
+     */
+    public static Fleet of(ReplayConfig config, Catalog catalog) {
+        TraceModel model = TraceModel.of(config, catalog);
+        var totals = new LinkedHashMap<OfferingKey, Integer>();
         for (ReplayConfig.OnDemand offering : config.onDemand()) {
-            requireType(offering.instanceType());
+            model.type(offering.instanceType());
             if (totals.put(OfferingKey.onDemand(offering.region(), offering.instanceType()), offering.instances()) != null) {
                 throw new IllegalArgumentException("on-demand " + offering.instanceType() + " in " + offering.region()
                         + " is listed twice");
             }
         }
+        var plans = new LinkedHashMap<String, PlanState>();
         for (ReplayConfig.Plan plan : config.plans()) {
-            requireType(plan.instanceType());
+            model.type(plan.instanceType());
             var state = new PlanState(plan.name(), plan.instanceType(), plan.region(), PlanStatus.ACTIVE,
                     Instant.EPOCH, null, Set.copyOf(plan.teams()));
             if (plans.put(plan.name(), state) != null) {
@@ -58,25 +77,20 @@ public final class Fleet {
             }
             totals.put(state.offering(), plan.instances());
         }
-        types.keySet().forEach(type -> quotas.put(type,
-                (int) Math.ceil(config.teamQuotaShare() * instancesOf(type))));
-    }
-
-    private void requireType(String instanceType) {
-        if (!types.containsKey(instanceType)) {
-            throw new IllegalArgumentException(instanceType + " is not among the replay's types");
+        var quotas = new LinkedHashMap<String, Integer>();
+        for (ReplayConfig.TypeSpec type : model.types()) {
+            int instances = totals.entrySet().stream().filter(e -> e.getKey().instanceType().equals(type.instanceType()))
+                    .mapToInt(Map.Entry::getValue).sum();
+            quotas.put(type.instanceType(), (int) Math.ceil(config.teamQuotaShare() * instances));
         }
-    }
-
-    public ReplayConfig config() {
-        return config;
+        return new Fleet(catalog, totals, plans.values(), Map.of(), TeamRules.quota(quotas));
     }
 
     public Catalog catalog() {
         return catalog;
     }
 
-    /** Every offering, on demand and plans, in the configuration's order. */
+    /** Every offering, on demand and plans, in the order given. */
     public Collection<OfferingKey> offerings() {
         return totals.keySet();
     }
@@ -93,13 +107,12 @@ public final class Fleet {
         return totals.entrySet().stream().filter(e -> e.getKey().isPlan()).mapToInt(Map.Entry::getValue).sum();
     }
 
-    private int instancesOf(String instanceType) {
-        return totals.entrySet().stream().filter(e -> e.getKey().instanceType().equals(instanceType))
-                .mapToInt(Map.Entry::getValue).sum();
-    }
-
     public List<PlanState> plans() {
         return List.copyOf(plans.values());
+    }
+
+    public Optional<PlanState> plan(String name) {
+        return Optional.ofNullable(plans.get(name));
     }
 
     public Map<String, PlanState> plansVisibleTo(String team) {
@@ -108,33 +121,32 @@ public final class Fleet {
         return visible;
     }
 
-    /** The same quota for every team: a share of each type's instances (the configuration's teamQuotaShare). */
-    public int quota(String instanceType) {
-        return quotas.getOrDefault(instanceType, 0);
+    /** The teams known by name, with their rules. */
+    public Map<String, TeamRules> teams() {
+        return Map.copyOf(teams);
     }
 
-    public Map<String, Integer> quotas() {
-        return Map.copyOf(quotas);
+    /** The rules any team not known by name is held to; empty when such a team cannot run. */
+    public Optional<TeamRules> otherTeams() {
+        return Optional.ofNullable(otherTeams);
     }
 
-    /** A team holding nothing, with its quota. No accelerator or concurrent-job caps: only per-type limits. */
-    public TeamState idleTeam(String team) {
-        return new TeamState(team, quotas, Map.of(), null, 0, null, 0, false);
+    public boolean knows(String team) {
+        return teams.containsKey(team) || otherTeams != null;
     }
 
-    /**
-     * Where a team's jobs may run, in the order they fall back: the types in configured order, and within a
-     * type first the plans the team may use, then on-demand offerings.
-     */
-    public List<OfferingKey> ladder(String team) {
-        var ladder = new ArrayList<OfferingKey>();
-        for (String type : types.keySet()) {
-            plans.values().stream().filter(p -> p.instanceType().equals(type) && p.visibleTo(team))
-                    .forEach(p -> ladder.add(p.offering()));
-            totals.keySet().stream().filter(k -> !k.isPlan() && k.instanceType().equals(type) && totals.get(k) > 0)
-                    .forEach(ladder::add);
+    /** The team's rules: its own, else those of any other team. */
+    public TeamRules rules(String team) {
+        TeamRules rules = teams.get(team);
+        if (rules == null && otherTeams == null) {
+            throw new IllegalArgumentException("unknown team " + team);
         }
-        return ladder;
+        return rules != null ? rules : otherTeams;
+    }
+
+    /** A team holding nothing, with its rules. */
+    public TeamState idleTeam(String team) {
+        return rules(team).state(team, Map.of(), 0, 0);
     }
 
     public Set<String> regions() {
@@ -143,39 +155,46 @@ public final class Fleet {
         return regions;
     }
 
-    public ReplayConfig.TypeSpec type(String instanceType) {
-        ReplayConfig.TypeSpec spec = types.get(instanceType);
-        if (spec == null) {
-            throw new IllegalArgumentException(instanceType + " is not among the replay's types");
-        }
-        return spec;
-    }
-
-    public List<ReplayConfig.TypeSpec> types() {
-        return List.copyOf(types.values());
-    }
-
-    /** A job of g GPUs takes ceil(g / GPUs per instance) whole instances, as a SageMaker job does. */
-    public int instancesFor(TraceJob job, String instanceType) {
-        int perInstance = acceleratorsPerInstance(instanceType);
-        return (job.gpus() + perInstance - 1) / perInstance;
-    }
-
     public int acceleratorsPerInstance(String instanceType) {
         return catalog.get(instanceType).acceleratorCount();
     }
 
-    /** The trace's run time on the type's generation divided by its speedup, rounded up, at least 1 s. */
-    /** The maximum run time the job's user is modelled to give ({@link ReplayConfig.MaxRuntimeHint}). */
-    public java.time.Duration maxRuntimeHint(TraceJob job, String instanceType) {
-        ReplayConfig.MaxRuntimeHint hint = config.maxRuntimeHint();
-        double padded = runtimeSeconds(job, instanceType) * hint.padding();
-        long rounded = (long) Math.ceil(padded / hint.roundUpSeconds()) * hint.roundUpSeconds();
-        return java.time.Duration.ofSeconds(Math.min(2_419_200, Math.max(hint.roundUpSeconds(), rounded)));
+    /** The same fleet with the offering's total set; an offering it did not have is added. */
+    public Fleet withTotal(OfferingKey offering, int instances) {
+        var changed = new LinkedHashMap<>(totals);
+        changed.put(offering, instances);
+        return new Fleet(catalog, changed, plans.values(), teams, otherTeams);
     }
 
-    public long runtimeSeconds(TraceJob job, String instanceType) {
-        ReplayConfig.TypeSpec spec = type(instanceType);
-        return Math.max(1, (long) Math.ceil(job.durationSeconds(spec.generation()) / spec.speedup()));
+    /** The same fleet with one more plan and its offering. */
+    public Fleet withPlan(PlanState plan, int instances) {
+        if (plans.containsKey(plan.name())) {
+            throw new IllegalArgumentException("plan " + plan.name() + " exists already");
+        }
+        var withPlan = new LinkedHashMap<>(plans);
+        withPlan.put(plan.name(), plan);
+        var changed = new LinkedHashMap<>(totals);
+        changed.put(plan.offering(), instances);
+        return new Fleet(catalog, changed, withPlan.values(), teams, otherTeams);
+    }
+
+    /** The same fleet without the plan and its offering: entries naming it no longer fit. */
+    public Fleet withoutPlan(String name) {
+        PlanState plan = plans.get(name);
+        if (plan == null) {
+            throw new IllegalArgumentException("no plan " + name);
+        }
+        var without = new LinkedHashMap<>(plans);
+        without.remove(name);
+        var changed = new LinkedHashMap<>(totals);
+        changed.remove(plan.offering());
+        return new Fleet(catalog, changed, without.values(), teams, otherTeams);
+    }
+
+    /** The same fleet with the team's rules replaced (or a team added). */
+    public Fleet withTeam(String team, TeamRules rules) {
+        var changed = new LinkedHashMap<>(teams);
+        changed.put(team, rules);
+        return new Fleet(catalog, totals, plans.values(), changed, otherTeams);
     }
 }

@@ -10,7 +10,7 @@ import io.spillover.placement.PreferenceEntry;
 public record JobRun(ReplayJob job, long startSeconds, long endSeconds, int choice, PreferenceEntry entry) {
 
     public long waitSeconds() {
-        return startSeconds - job.trace().submitSeconds();
+        return startSeconds - job.submitSeconds();
     }
 
     public long runSeconds() {
@@ -18,7 +18,7 @@ public record JobRun(ReplayJob job, long startSeconds, long endSeconds, int choi
     }
 
     public long completionSeconds() {
-        return endSeconds - job.trace().submitSeconds();
+        return endSeconds - job.submitSeconds();
     }
 
     /** (wait + run) / run: how many times longer the job took than its run alone; a run counts at least 1 s. */

@@ -31,7 +31,10 @@ final class Ledger {
 
     Ledger(Fleet fleet, Iterable<String> teams) {
         this.fleet = fleet;
-        teams.forEach(team -> teamInUse.put(team, new HashMap<>()));
+        teams.forEach(team -> {
+            fleet.rules(team); // refuses a team the fleet does not know
+            teamInUse.put(team, new HashMap<>());
+        });
     }
 
     Capacity snapshot() {
@@ -40,17 +43,18 @@ final class Ledger {
             offerings.add(OfferingState.of(key, fleet.total(key), inUse.getOrDefault(key, 0)));
         }
         var teams = new ArrayList<TeamState>();
-        teamInUse.forEach((team, used) -> teams.add(new TeamState(team, fleet.quotas(), used, null,
-                teamAccelerators.getOrDefault(team, 0), null, teamJobs.getOrDefault(team, 0), false)));
+        teamInUse.forEach((team, used) -> teams.add(fleet.rules(team).state(team, used,
+                teamAccelerators.getOrDefault(team, 0), teamJobs.getOrDefault(team, 0))));
         return new Capacity(offerings, fleet.plans(), teams);
     }
 
-    /** Each team's weight (1) and the decayed usage of its ended runs at {@code now}, for fair share. */
+    /** Each team's weight and the decayed usage of its ended runs at {@code now}, for fair share. */
     Map<String, TeamShare> shares(Instant now, Duration halfLife) {
         var shares = new HashMap<String, TeamShare>();
         for (String team : teamInUse.keySet()) {
             double used = usage.containsKey(team) ? TeamShare.decay(usage.get(team), usageAsOf.get(team), now, halfLife) : 0;
-            shares.put(team, new TeamShare(1, Math.max(0, used + charged.getOrDefault(team, 0.0))));
+            shares.put(team, new TeamShare(fleet.rules(team).weight(),
+                    Math.max(0, used + charged.getOrDefault(team, 0.0))));
         }
         return shares;
     }
@@ -70,6 +74,15 @@ final class Ledger {
         charged.merge(team, charge, Double::sum);
     }
 
+    /**
+     * A run from before the replay holds its instances from the start, even past a total that a change made
+     * smaller than what it holds (as the service lets capacity shrink below use): nothing new fits there until
+     * use falls below the total again.
+     */
+    void hold(String team, PreferenceEntry entry) {
+        change(team, entry, 1, false);
+    }
+
     void release(String team, PreferenceEntry entry) {
         change(team, entry, -1);
     }
@@ -85,13 +98,17 @@ final class Ledger {
     }
 
     private void change(String team, PreferenceEntry entry, int sign) {
+        change(team, entry, sign, true);
+    }
+
+    private void change(String team, PreferenceEntry entry, int sign, boolean withinTotal) {
         Map<String, Integer> used = teamInUse.get(team);
         if (used == null) {
             throw new IllegalArgumentException("unknown team " + team);
         }
         int count = sign * entry.instanceCount();
         int now = inUse.merge(entry.offering(), count, Integer::sum);
-        if (now < 0 || now > fleet.total(entry.offering())) {
+        if (now < 0 || withinTotal && sign > 0 && now > fleet.total(entry.offering())) {
             throw new IllegalStateException(entry.offering().describe() + " would have " + now + " in use");
         }
         used.merge(entry.instanceType(), count, Integer::sum);

@@ -70,13 +70,13 @@ public record PolicyReport(String policy, String description, int jobs, int star
         long lastArrival = Long.MIN_VALUE;
         long lastEnd = Long.MIN_VALUE;
         for (JobRun r : runs) {
-            first = Math.min(first, r.job().trace().submitSeconds());
-            lastArrival = Math.max(lastArrival, r.job().trace().submitSeconds());
+            first = Math.min(first, r.job().submitSeconds());
+            lastArrival = Math.max(lastArrival, r.job().submitSeconds());
             lastEnd = Math.max(lastEnd, r.endSeconds());
         }
         for (ReplayJob waiting : run.neverStarted()) {
-            first = Math.min(first, waiting.trace().submitSeconds());
-            lastArrival = Math.max(lastArrival, waiting.trace().submitSeconds());
+            first = Math.min(first, waiting.submitSeconds());
+            lastArrival = Math.max(lastArrival, waiting.submitSeconds());
         }
         long makespan = runs.isEmpty() ? 0 : lastEnd - first;
         long arrivals = runs.isEmpty() ? 0 : lastArrival - first;

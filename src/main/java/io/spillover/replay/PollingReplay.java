@@ -1,6 +1,5 @@
 package io.spillover.replay;
 
-import io.spillover.catalog.JobKind;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
 import io.spillover.placement.Placement;
@@ -71,7 +70,7 @@ final class PollingReplay {
         long events = 0;
         int next = 0;
         while (next < jobs.size() || !running.isEmpty() || !tries.isEmpty()) {
-            long now = Math.min(Math.min(next < jobs.size() ? jobs.get(next).trace().submitSeconds() : Long.MAX_VALUE,
+            long now = Math.min(Math.min(next < jobs.size() ? jobs.get(next).submitSeconds() : Long.MAX_VALUE,
                     running.isEmpty() ? Long.MAX_VALUE : running.peek().endSeconds()),
                     tries.isEmpty() ? Long.MAX_VALUE : tries.peek().atSeconds());
             plans.advance(now, ledger.inUse());
@@ -82,7 +81,7 @@ final class PollingReplay {
                 Set<Script> woken = sleepingOn.remove(ended.entry().instanceType());
                 if (woken != null) {
                     for (Script script : woken) {
-                        long index = Math.floorDiv(now - script.job.trace().submitSeconds() + policy.intervalSeconds() - 1,
+                        long index = Math.floorDiv(now - script.job.submitSeconds() + policy.intervalSeconds() - 1,
                                 policy.intervalSeconds());
                         if (!script.started && index < script.nextTry) {
                             schedule(tries, script, index, policy);
@@ -90,7 +89,7 @@ final class PollingReplay {
                     }
                 }
             }
-            while (next < jobs.size() && jobs.get(next).trace().submitSeconds() == now) {
+            while (next < jobs.size() && jobs.get(next).submitSeconds() == now) {
                 var script = new Script(jobs.get(next++));
                 scripts.add(script);
                 plans.waiting(script.job.choices(), 1);
@@ -107,7 +106,7 @@ final class PollingReplay {
                 events++;
                 ReplayJob job = script.job;
                 int choice = (int) ((attempt.index() / policy.triesPerType()) % job.choices().size());
-                var request = new PlacementRequest(job.team(), JobKind.TRAINING, job.only(choice));
+                var request = new PlacementRequest(job.team(), job.kind(), job.only(choice));
                 if (snapshot == null) {
                     snapshot = ledger.snapshot();
                 }
@@ -117,7 +116,7 @@ final class PollingReplay {
                     placement.book(request, decision, snapshot);
                     PreferenceEntry entry = request.preferences().get(0);
                     ledger.take(job.team(), entry);
-                    long end = now + fleet.runtimeSeconds(job.trace(), entry.instanceType());
+                    long end = now + job.runSeconds(entry.instanceType());
                     running.add(new Running(end, job.rank(), job.team(), entry));
                     runs.add(new JobRun(job, now, end, choice, entry));
                     script.started = true;
@@ -153,7 +152,7 @@ final class PollingReplay {
     private static void schedule(PriorityQueue<Try> tries, Script script, long index, Policy.Polling policy) {
         script.nextTry = index;
         script.generation++;
-        tries.add(new Try(script.job.trace().submitSeconds() + index * policy.intervalSeconds(), script.job.rank(),
+        tries.add(new Try(script.job.submitSeconds() + index * policy.intervalSeconds(), script.job.rank(),
                 script, script.generation, index));
     }
 }

@@ -37,10 +37,11 @@ import java.util.TreeMap;
  * necessary condition (and the holders); a job that fails it books nothing and changes no other decision.
  * {@code exact} mode hands QueuePass the whole queue at every step (slow; the tests compare both).
  */
-final class QueueReplay {
+public final class QueueReplay {
 
-    private record Running(long endSeconds, int rank, long startSeconds, ReplayJob job, PreferenceEntry entry,
-                           double charge) {
+    /** A run going on: a job of the replay's, or (job null) a {@link Holding} from before it began. */
+    private record Running(long endSeconds, int rank, long startSeconds, ReplayJob job, String team,
+                           PreferenceEntry entry, double charge) {
     }
 
     private record Revisit(long atSeconds, int rank, QueuedRequest<String> job) {
@@ -53,14 +54,24 @@ final class QueueReplay {
     private final Placement placement;
     private final boolean exact;
 
-    QueueReplay(Fleet fleet, boolean exact) {
+    /** @param exact hand the core the whole queue at every step (slow; for checking the shortcut) */
+    public QueueReplay(Fleet fleet, boolean exact) {
         this.fleet = fleet;
         this.placement = new Placement(fleet.catalog());
         this.exact = exact;
     }
 
     /** @param jobs in submission order */
-    PolicyRun run(Policy policy, List<ReplayJob> jobs) {
+    public PolicyRun run(Policy policy, List<ReplayJob> jobs) {
+        return run(policy, jobs, List.of(), Progress.NONE);
+    }
+
+    /**
+     * @param jobs     in submission order
+     * @param holdings what runs from before the replay hold when it begins
+     * @param progress told of each start
+     */
+    public PolicyRun run(Policy policy, List<ReplayJob> jobs, List<Holding> holdings, Progress progress) {
         if (policy instanceof Policy.Polling) {
             throw new IllegalArgumentException("polling has no server-side queue: see PollingReplay");
         }
@@ -68,7 +79,10 @@ final class QueueReplay {
         Policy.Knowledge knowledge = policy instanceof Policy.Queued queued ? queued.knowledge()
                 : Policy.Knowledge.HISTORY;
         var pass = new QueuePass(placement, rules);
-        var ledger = new Ledger(fleet, jobs.stream().map(ReplayJob::team).distinct().toList());
+        var teams = new java.util.LinkedHashSet<String>();
+        jobs.forEach(job -> teams.add(job.team()));
+        holdings.forEach(holding -> teams.add(holding.team()));
+        var ledger = new Ledger(fleet, teams);
         var plans = new PlanWatch(fleet);
         var pending = new TreeMap<QueuedRequest<String>, ReplayJob>(QueuedRequest.queueOrder());
         var running = new PriorityQueue<Running>(Comparator.comparingLong(Running::endSeconds)
@@ -82,8 +96,13 @@ final class QueueReplay {
         long evaluations = 0;
         long events = 0;
         int next = 0;
+        for (Holding holding : holdings) {
+            ledger.hold(holding.team(), holding.entry());
+            running.add(new Running(holding.untilSeconds(), -1 - running.size(), 0, null, holding.team(),
+                    holding.entry(), 0));
+        }
         while (next < jobs.size() || !running.isEmpty()) {
-            long now = Math.min(next < jobs.size() ? jobs.get(next).trace().submitSeconds() : Long.MAX_VALUE,
+            long now = Math.min(next < jobs.size() ? jobs.get(next).submitSeconds() : Long.MAX_VALUE,
                     running.isEmpty() ? Long.MAX_VALUE : running.peek().endSeconds());
             if (!revisits.isEmpty() && revisits.peek().atSeconds() < now) {
                 now = revisits.peek().atSeconds();
@@ -93,14 +112,16 @@ final class QueueReplay {
             boolean released = false;
             while (!running.isEmpty() && running.peek().endSeconds() == now) {
                 Running ended = running.poll();
-                ledger.release(ended.job().team(), ended.entry(), VirtualTime.at(ended.startSeconds()), at,
+                ledger.release(ended.team(), ended.entry(), VirtualTime.at(ended.startSeconds()), at,
                         rules.shareHalfLife(), ended.charge());
-                history.ended(ended.job(), Duration.ofSeconds(now - ended.startSeconds()));
+                if (ended.job() != null) {
+                    history.ended(ended.job(), Duration.ofSeconds(now - ended.startSeconds()));
+                }
                 released = true;
                 events++;
             }
             var concerned = new LinkedHashSet<QueuedRequest<String>>();
-            while (next < jobs.size() && jobs.get(next).trace().submitSeconds() == now) {
+            while (next < jobs.size() && jobs.get(next).submitSeconds() == now) {
                 ReplayJob job = jobs.get(next++);
                 history.submitted(job);
                 QueuedRequest<String> queued = job.queued(job.preferences(policy));
@@ -160,9 +181,10 @@ final class QueueReplay {
                     double charge = TeamShare.charge(entry.instanceCount() * fleet.acceleratorsPerInstance(
                             entry.instanceType()), outcome.job().expectedRuntime(), rules.shareHalfLife());
                     ledger.take(job.team(), entry, charge);
-                    long end = now + fleet.runtimeSeconds(job.trace(), entry.instanceType());
-                    running.add(new Running(end, job.rank(), now, job, entry, charge));
+                    long end = now + job.runSeconds(entry.instanceType());
+                    running.add(new Running(end, job.rank(), now, job, job.team(), entry, charge));
                     runs.add(new JobRun(job, now, end, selected.index(), entry));
+                    progress.started(runs.size(), jobs.size());
                 }
             }
         }
@@ -177,10 +199,10 @@ final class QueueReplay {
     private Duration expected(Policy.Knowledge knowledge, ReplayJob job, RuntimeHistory history, long now) {
         String first = job.choices().get(0).instanceType();
         return switch (knowledge) {
-            case HISTORY -> history.expected(job, null, now, true);
-            case TYPICAL -> history.expected(job, null, now, false);
-            case HINTS -> history.expected(job, fleet.maxRuntimeHint(job.trace(), first), now, true);
-            case ORACLE -> Duration.ofSeconds(fleet.runtimeSeconds(job.trace(), first));
+            case HISTORY -> history.expected(job, job.maxRuntime(), now, true);
+            case TYPICAL -> history.expected(job, job.maxRuntime(), now, false);
+            case HINTS -> history.expected(job, job.maxRuntimeHint(), now, true);
+            case ORACLE -> Duration.ofSeconds(job.runSeconds(first));
         };
     }
 

@@ -15,7 +15,9 @@ import java.util.function.LongSupplier;
  */
 public final class Replay {
 
+    private final ReplayConfig config;
     private final Fleet fleet;
+    private final TraceModel model;
     private final boolean exact;
     private final LongSupplier stopwatch;
 
@@ -25,7 +27,9 @@ public final class Replay {
      *                  replay cost in real time: the replay itself reads no clock
      */
     public Replay(ReplayConfig config, Catalog catalog, boolean exact, LongSupplier stopwatch) {
-        this.fleet = new Fleet(config, catalog);
+        this.config = config;
+        this.fleet = Fleet.of(config, catalog);
+        this.model = TraceModel.of(config, catalog);
         this.exact = exact;
         this.stopwatch = stopwatch;
     }
@@ -36,9 +40,9 @@ public final class Replay {
     public ReplayResult run(String traceName, List<TraceJob> trace, Window window,
                             BiConsumer<PolicyRun, PolicyReport> finished) {
         List<TraceJob> selected = window.select(trace);
-        JobChoices.Built built = new JobChoices(fleet).build(selected);
+        JobChoices.Built built = new JobChoices(fleet, model).build(selected);
         var reports = new ArrayList<PolicyReport>();
-        for (Policy policy : fleet.config().policies()) {
+        for (Policy policy : config.policies()) {
             long start = stopwatch.getAsLong();
             PolicyRun run = policy instanceof Policy.Polling polling
                     ? new PollingReplay(fleet, exact).run(polling, built.jobs())
@@ -47,11 +51,11 @@ public final class Replay {
             reports.add(report);
             finished.accept(run, report);
         }
-        return new ReplayResult(traceName, fleet.config().description(), window.describe(selected.size(), trace.size()),
+        return new ReplayResult(traceName, config.description(), window.describe(selected.size(), trace.size()),
                 trace.size(), selected.size(), built.jobs().size(), built.unplaceable(), built.infeasibleEntries(),
-                built.entriesBeyondFive(), offerings(), plans(), fleet.quotas(), runtimes(), weights(),
+                built.entriesBeyondFive(), offerings(), plans(), quotas(), runtimes(), weights(),
                 (int) selected.stream().map(TraceJob::team).distinct().count(), reports,
-                Goals.of(reports, fleet.config().fairnessGoal()));
+                Goals.of(reports, config.fairnessGoal()));
     }
 
     private Map<String, Integer> offerings() {
@@ -69,15 +73,20 @@ public final class Replay {
         return plans;
     }
 
+    /** Every team's quota: the same for all in the benchmark's fleet. */
+    private Map<String, Integer> quotas() {
+        return fleet.otherTeams().orElseThrow().instanceLimits();
+    }
+
     private Map<String, String> runtimes() {
         var runtimes = new LinkedHashMap<String, String>();
-        fleet.types().forEach(t -> runtimes.put(t.instanceType(), t.generation().column() + " / " + t.speedup()));
+        model.types().forEach(t -> runtimes.put(t.instanceType(), t.generation().column() + " / " + t.speedup()));
         return runtimes;
     }
 
     private Map<String, Double> weights() {
         var weights = new LinkedHashMap<String, Double>();
-        fleet.types().forEach(t -> weights.put(t.instanceType(), t.firstChoiceWeight()));
+        model.types().forEach(t -> weights.put(t.instanceType(), t.firstChoiceWeight()));
         return weights;
     }
 }

@@ -1,6 +1,5 @@
 package io.spillover.replay;
 
-import io.spillover.catalog.JobKind;
 import io.spillover.placement.ExpectedRuns;
 import io.spillover.placement.PreferenceList;
 import java.time.Duration;
@@ -51,8 +50,8 @@ final class RuntimeHistory {
 
     /** The job joins the sweep of its team's latest job with the same key, if that came within the gap. */
     void submitted(ReplayJob job) {
-        String key = job.team() + '\n' + ExpectedRuns.sweepKey(job.profile(), JobKind.TRAINING, new PreferenceList(job.choices()));
-        long at = job.trace().submitSeconds();
+        String key = job.team() + '\n' + ExpectedRuns.sweepKey(job.profile(), job.kind(), new PreferenceList(job.choices()));
+        long at = job.submitSeconds();
         long[] last = latest.get(key);
         int sweep = last != null && at - last[0] <= ExpectedRuns.SWEEP_GAP.toSeconds() ? (int) last[1] : job.rank();
         latest.put(key, new long[] {at, sweep});

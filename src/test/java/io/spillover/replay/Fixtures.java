@@ -56,8 +56,28 @@ final class Fixtures {
         return trace;
     }
 
+    static JobChoices choices(ReplayConfig config) {
+        return new JobChoices(Fleet.of(config, CATALOG), TraceModel.of(config, CATALOG));
+    }
+
     static List<ReplayJob> jobs(ReplayConfig config, List<TraceJob> trace) {
-        return new JobChoices(new Fleet(config, CATALOG)).build(Window.WHOLE_TRACE.select(trace)).jobs();
+        return choices(config).build(Window.WHOLE_TRACE.select(trace)).jobs();
+    }
+
+    /** A job with its own list, as the platform records one: the same run on every type it lists. */
+    static ReplayJob listed(String id, String team, long submit, int priority, long run,
+                            io.spillover.placement.PreferenceEntry... entries) {
+        var runs = new java.util.HashMap<String, Long>();
+        for (var entry : entries) {
+            runs.put(entry.instanceType(), run);
+        }
+        return new ReplayJob(id, team, submit, 0, priority, io.spillover.catalog.JobKind.TRAINING, null,
+                List.of(entries), runs, null, null, null, 8);
+    }
+
+    /** On-demand instances of a type in us-east-1. */
+    static io.spillover.placement.PreferenceEntry onDemand(String type, int count) {
+        return new io.spillover.placement.PreferenceEntry(type, count, EAST, null);
     }
 
     /** Each run as "id:start:type", to compare replays whole. */

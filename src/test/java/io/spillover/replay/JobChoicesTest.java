@@ -17,7 +17,7 @@ class JobChoicesTest {
 
     @Test
     void aJobOfGGpusNeedsCeilGOverEightInstancesOfEveryType() {
-        var built = new JobChoices(new Fleet(Fixtures.p5First(4, 4, 4), Fixtures.CATALOG))
+        var built = Fixtures.choices(Fixtures.p5First(4, 4, 4))
                 .build(List.of(job("one", "t", 0, 1, 60), job("nine", "t", 0, 9, 60)));
 
         assertThat(built.jobs().get(0).choices()).containsExactly(new PreferenceEntry(P5, 1, EAST, null),
@@ -27,7 +27,7 @@ class JobChoicesTest {
 
     @Test
     void leavesOutWhatAJobCouldNeverGetAndReportsJobsThatFitNowhere() {
-        var built = new JobChoices(new Fleet(Fixtures.p5First(2, 4, 8), Fixtures.CATALOG))
+        var built = Fixtures.choices(Fixtures.p5First(2, 4, 8))
                 .build(List.of(job("24-gpus", "t", 0, 24, 60), job("72-gpus", "t", 0, 72, 60)));
 
         assertThat(built.jobs()).singleElement().satisfies(j -> assertThat(j.choices())
@@ -39,9 +39,9 @@ class JobChoicesTest {
     @Test
     void aPlanTeamListsItsPlanBeforeOnDemandOfTheSameType() {
         var plan = new ReplayConfig.Plan("h100", P5, WEST, 2, List.of("vision"));
-        var fleet = new Fleet(Fixtures.config(Map.of(P5, 1.0), 1, 1, 1, List.of(plan)), Fixtures.CATALOG);
+        var choices = Fixtures.choices(Fixtures.config(Map.of(P5, 1.0), 1, 1, 1, List.of(plan)));
 
-        var built = new JobChoices(fleet).build(List.of(job("v", "vision", 0, 8, 60), job("n", "nlp", 0, 8, 60)));
+        var built = choices.build(List.of(job("v", "vision", 0, 8, 60), job("n", "nlp", 0, 8, 60)));
 
         assertThat(built.jobs().get(0).choices()).containsExactly(new PreferenceEntry(P5, 1, WEST, "h100"),
                 new PreferenceEntry(P5, 1, EAST, null), new PreferenceEntry(P4D, 1, EAST, null),
@@ -51,11 +51,11 @@ class JobChoicesTest {
 
     @Test
     void theFirstChoiceIsDrawnPerJobByWeightAndTheRestFollowTheLadder() {
-        var fleet = new Fleet(Fixtures.config(Map.of(P5, 1.0, G5, 1.0), 4, 4, 4, List.of()), Fixtures.CATALOG);
+        var choices = Fixtures.choices(Fixtures.config(Map.of(P5, 1.0, G5, 1.0), 4, 4, 4, List.of()));
         List<TraceJob> trace = Fixtures.randomTrace(3, 400);
 
-        var jobs = new JobChoices(fleet).build(trace).jobs();
-        var window = new JobChoices(fleet).build(trace.subList(0, 50)).jobs();
+        var jobs = choices.build(trace).jobs();
+        var window = choices.build(trace.subList(0, 50)).jobs();
 
         assertThat(jobs).extracting(j -> j.choices().get(0).instanceType()).containsOnly(P5, G5).contains(P5, G5);
         assertThat(jobs).filteredOn(j -> j.choices().get(0).instanceType().equals(G5))

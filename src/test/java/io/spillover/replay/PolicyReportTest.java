@@ -12,7 +12,7 @@ class PolicyReportTest {
     @Test
     void summarisesWaitsChoicesAndUtilization() {
         ReplayConfig config = Fixtures.p5First(1, 1, 0); // two instances in all
-        var fleet = new Fleet(config, Fixtures.CATALOG);
+        var fleet = Fleet.of(config, Fixtures.CATALOG);
         List<ReplayJob> jobs = Fixtures.jobs(config, List.of(job("a", "x", 0, 8, 100), job("b", "y", 10, 8, 100),
                 job("c", "y", 20, 8, 80)));
         var run = new PolicyRun(new Policy.PreferenceLists(), List.of(

@@ -23,7 +23,7 @@ class PollingReplayTest {
                 job("late", "t", 10, 8, 1000)));
 
         for (boolean everyTry : List.of(false, true)) {
-            PolicyRun run = new PollingReplay(new Fleet(config, Fixtures.CATALOG), everyTry)
+            PolicyRun run = new PollingReplay(Fleet.of(config, Fixtures.CATALOG), everyTry)
                     .run(EVERY_MINUTE_THREE_TRIES, jobs);
 
             // mover: p5 refused at 0, 60, 120, then p4d at 180. late: p5 at 10, 70, 130, p4d at 190, 250, 310,
@@ -31,7 +31,7 @@ class PollingReplayTest {
             assertThat(starts(run)).containsExactly("blocker:0:" + P5 + ":on-demand", "late:1090:" + P5 + ":on-demand",
                     "mover:180:" + P4D + ":on-demand");
             // 1 + 4 + 19 tries, whether replayed one by one or slept through
-            assertThat(PolicyReport.of(run, new Fleet(config, Fixtures.CATALOG), 0).clientSubmissions()).isEqualTo(24);
+            assertThat(PolicyReport.of(run, Fleet.of(config, Fixtures.CATALOG), 0).clientSubmissions()).isEqualTo(24);
         }
     }
 
@@ -39,7 +39,7 @@ class PollingReplayTest {
     void sleepingUntilAReleaseMakesTheRunsOfReplayingEveryTry() {
         ReplayConfig config = Fixtures.config(Map.of(P5, 0.5, P4D, 0.3, G5, 0.2), 4, 6, 8, List.of());
         var jobs = Fixtures.jobs(config, Fixtures.randomTrace(5, 200));
-        var fleet = new Fleet(config, Fixtures.CATALOG);
+        var fleet = Fleet.of(config, Fixtures.CATALOG);
         var policy = new Policy.Polling(300, 2);
 
         PolicyRun sleeping = new PollingReplay(fleet, false).run(policy, jobs);

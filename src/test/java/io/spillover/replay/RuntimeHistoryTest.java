@@ -71,14 +71,15 @@ class RuntimeHistoryTest {
     private ReplayJob submit(String team, long at, int gpus) {
         var trace = Fixtures.job("j" + jobs.size(), team, at, gpus, 3_600);
         var job = Fixtures.jobs(Fixtures.p5First(10, 10, 10), List.of(trace)).get(0);
-        job = new ReplayJob(job.trace(), jobs.size(), job.choices());
+        job = new ReplayJob(job.id(), job.team(), job.submitSeconds(), jobs.size(), job.priority(), job.kind(),
+                job.profile(), job.choices(), job.runSeconds(), null, null, null, job.accelerators());
         jobs.add(job);
         history.submitted(job);
         return job;
     }
 
     private void end(ReplayJob job, Duration run) {
-        history.started(job, job.trace().submitSeconds());
+        history.started(job, job.submitSeconds());
         history.ended(job, run);
     }
 }
