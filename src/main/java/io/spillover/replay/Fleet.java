@@ -191,6 +191,11 @@ public final class Fleet {
         return new Fleet(catalog, changed, without.values(), teams, otherTeams);
     }
 
+    /** The same fleet, any team not known by name held to these rules (null: such a team cannot run). */
+    public Fleet withOtherTeams(TeamRules rules) {
+        return new Fleet(catalog, totals, plans.values(), teams, rules);
+    }
+
     /** The same fleet with the team's rules replaced (or a team added). */
     public Fleet withTeam(String team, TeamRules rules) {
         var changed = new LinkedHashMap<>(teams);

@@ -2,6 +2,7 @@ package io.spillover.replay;
 
 import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
+import io.spillover.placement.PlanStatus;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
 import io.spillover.placement.RequestedEntry;
@@ -74,13 +75,14 @@ public final class JobChoices {
 
     /**
      * Where a team's jobs may run, in the order they fall back: the model's types in order, and within a type
-     * first the plans the team may use, then on-demand offerings that have instances.
+     * first the ACTIVE plans the team may use, then on-demand offerings that have instances.
      */
     List<OfferingKey> ladder(String team) {
         var ladder = new ArrayList<OfferingKey>();
         for (ReplayConfig.TypeSpec spec : model.types()) {
             String type = spec.instanceType();
-            fleet.plans().stream().filter(p -> p.instanceType().equals(type) && p.visibleTo(team))
+            fleet.plans().stream().filter(p -> p.instanceType().equals(type) && p.visibleTo(team)
+                            && p.status() == PlanStatus.ACTIVE)
                     .forEach(p -> ladder.add(p.offering()));
             fleet.offerings().stream().filter(k -> !k.isPlan() && k.instanceType().equals(type) && fleet.total(k) > 0)
                     .forEach(ladder::add);

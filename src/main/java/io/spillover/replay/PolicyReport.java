@@ -45,7 +45,7 @@ public record PolicyReport(String policy, String description, int jobs, int star
     /** Mean and nearest-rank percentiles, in seconds. */
     public record Distribution(double mean, long p50, long p95, long p99, long max) {
 
-        static Distribution of(long[] values) {
+        public static Distribution of(long[] values) {
             if (values.length == 0) {
                 return new Distribution(0, 0, 0, 0, 0);
             }
@@ -63,7 +63,7 @@ public record PolicyReport(String policy, String description, int jobs, int star
     /** SPEC §3.4.3's default maximum pending time. */
     static final long MAX_PENDING_SECONDS = 86_400;
 
-    static PolicyReport of(PolicyRun run, Fleet fleet, long wallMillis) {
+    public static PolicyReport of(PolicyRun run, Fleet fleet, long wallMillis) {
         List<JobRun> runs = run.runs();
         int jobs = runs.size() + run.neverStarted().size();
         long first = Long.MAX_VALUE;

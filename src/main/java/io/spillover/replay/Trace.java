@@ -27,21 +27,33 @@ public final class Trace {
     private Trace() {
     }
 
-    /** Reads the trace from a stream the caller opened (and closes: this closes it when done). */
+    /**
+     * Reads the trace from a stream the caller opened (and closes: this closes it when done).
+     *
+     * @throws TraceException naming the line, and the column where one is at fault, of the first thing wrong
+     */
     public static List<TraceJob> read(Reader source) {
         try (var reader = new BufferedReader(source)) {
             String header = reader.readLine();
-            if (header == null) {
-                throw new IllegalArgumentException("the trace is empty");
+            if (header == null || header.isBlank()) {
+                throw new TraceException(1, null, "the trace is empty; its first line names the columns");
             }
-            Map<String, Integer> at = columns(fields(header));
+            List<String> names = fields(header);
+            Map<String, Integer> at = columns(names);
             var jobs = new ArrayList<TraceJob>();
+            var lines = new HashMap<String, Integer>();
             String line;
             int number = 1;
             while ((line = reader.readLine()) != null) {
                 number++;
                 if (!line.isBlank()) {
-                    jobs.add(parse(fields(line), at, number));
+                    TraceJob job = parse(fields(line), names.size(), at, number);
+                    Integer first = lines.putIfAbsent(job.id(), number);
+                    if (first != null) {
+                        throw new TraceException(number, "job_id", "job " + job.id() + " is on line " + first
+                                + " already");
+                    }
+                    jobs.add(job);
                 }
             }
             return jobs;
@@ -79,32 +91,69 @@ public final class Trace {
             generations.stream().filter(c -> !at.containsKey(c)).forEach(missing::add);
         }
         if (!missing.isEmpty()) {
-            throw new IllegalArgumentException("the trace lacks the column(s) " + missing + "; it needs " + COLUMNS
+            throw new TraceException(1, null, "the trace lacks the column(s) " + missing + "; it needs " + COLUMNS
                     + " (job_type optional; one " + ONE_DURATION + " column may stand for the three durations)");
         }
         return at;
     }
 
-    private static TraceJob parse(List<String> f, Map<String, Integer> at, int line) {
-        try {
-            return new TraceJob(f.get(at.get("job_id")), f.get(at.get("team")), seconds(f.get(at.get("submit_time_s"))),
-                    Integer.parseInt(f.get(at.get("gpus")).strip()),
-                    at.containsKey("job_type") ? f.get(at.get("job_type")) : "",
-                    duration(f, at, Generation.K80), duration(f, at, Generation.P100), duration(f, at, Generation.V100));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("trace line " + line + ": " + e.getMessage(), e);
+    private static TraceJob parse(List<String> f, int columns, Map<String, Integer> at, int line) {
+        if (f.size() != columns) {
+            throw new TraceException(line, null, "has " + f.size() + " field(s), the header " + columns);
         }
+        String id = f.get(at.get("job_id")).strip();
+        String team = f.get(at.get("team")).strip();
+        if (id.isEmpty()) {
+            throw new TraceException(line, "job_id", "is empty");
+        }
+        if (team.isEmpty()) {
+            throw new TraceException(line, "team", "is empty");
+        }
+        long submit = seconds(f, at, "submit_time_s", line, 0);
+        String gpus = f.get(at.get("gpus")).strip();
+        if (!gpus.matches("[0-9]{1,5}") || Integer.parseInt(gpus) < 1 || Integer.parseInt(gpus) > 10_000) {
+            throw new TraceException(line, "gpus", "must be a whole number from 1 to 10000, not " + shown(gpus));
+        }
+        return new TraceJob(id, team, submit, Integer.parseInt(gpus), at.containsKey("job_type") ? f.get(at.get("job_type")) : "",
+                duration(f, at, Generation.K80, line), duration(f, at, Generation.P100, line),
+                duration(f, at, Generation.V100, line));
     }
 
     /** The generation's own column, else the trace's one duration. */
-    private static long duration(List<String> f, Map<String, Integer> at, Generation generation) {
-        Integer column = at.get(generation.column());
-        return seconds(f.get(column != null ? column : at.get(ONE_DURATION)));
+    private static long duration(List<String> f, Map<String, Integer> at, Generation generation, int line) {
+        String column = at.containsKey(generation.column()) ? generation.column() : ONE_DURATION;
+        return seconds(f, at, column, line, 1);
     }
 
-    /** Whole seconds; a fractional time is rounded up, so no job runs for zero seconds. */
-    private static long seconds(String value) {
-        return (long) Math.ceil(Double.parseDouble(value.strip()));
+    /**
+     * Whole seconds; a fractional time is rounded up, so no job runs for zero seconds.
+     *
+     * @param least the smallest value the column may hold, after rounding
+     */
+    private static long seconds(List<String> f, Map<String, Integer> at, String column, int line, long least) {
+        String value = f.get(at.get(column)).strip();
+        double parsed;
+        try {
+            parsed = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new TraceException(line, column, "must be a number, not " + shown(value));
+        }
+        // within a century of seconds: the sums of a replay stay far from overflowing
+        if (!(parsed >= 0) || parsed > 3.2e9) {
+            throw new TraceException(line, column, "must be a number of seconds from 0 to 3200000000, not "
+                    + shown(value));
+        }
+        long seconds = (long) Math.ceil(parsed);
+        if (seconds < least) {
+            throw new TraceException(line, column, "must be at least " + least + ", not " + shown(value));
+        }
+        return seconds;
+    }
+
+    private static String shown(String value) {
+        String trimmed = value.strip();
+        return trimmed.isEmpty() ? "nothing" : "\"" + (trimmed.length() > 40 ? trimmed.substring(0, 40) + "…" : trimmed)
+                + "\"";
     }
 
     private static List<String> fields(String line) {

@@ -37,6 +37,39 @@ class TraceTest {
     }
 
     @Test
+    void aMalformedRowIsRefusedNamingItsLineAndColumn() {
+        String header = "job_id,team,submit_time_s,gpus,duration_s\n";
+
+        assertThat(refusal(header + "a,x,0,1,60\nb,x,ten,1,60\n")).satisfies(e -> {
+            assertThat(e.line()).isEqualTo(3);
+            assertThat(e.column()).isEqualTo("submit_time_s");
+            assertThat(e.getMessage()).isEqualTo("trace line 3, column submit_time_s: must be a number, not \"ten\"");
+        });
+        assertThat(refusal(header + "a,x,0,1.5,60\n")).extracting(TraceException::line, TraceException::column)
+                .containsExactly(2, "gpus");
+        assertThat(refusal(header + "a,x,0,1,0\n")).extracting(TraceException::column).isEqualTo("duration_s");
+        assertThat(refusal(header + "a,x,-5,1,60\n")).extracting(TraceException::column).isEqualTo("submit_time_s");
+        assertThat(refusal(header + "a,x,0,1\n")).satisfies(e -> {
+            assertThat(e.column()).isNull();
+            assertThat(e.problem()).isEqualTo("has 4 field(s), the header 5");
+        });
+        assertThat(refusal(header + "a,x,0,1,60\n\na,y,5,1,60\n")).satisfies(e -> {
+            assertThat(e.line()).isEqualTo(4);
+            assertThat(e.problem()).isEqualTo("job a is on line 2 already");
+        });
+        assertThat(refusal("")).extracting(TraceException::line).isEqualTo(1);
+    }
+
+    private static TraceException refusal(String csv) {
+        try {
+            Trace.read(new StringReader(csv));
+        } catch (TraceException e) {
+            return e;
+        }
+        throw new AssertionError("read without complaint: " + csv);
+    }
+
+    @Test
     void aWindowKeepsTheEarliestJobsAndSaysWhatItLeftOut() {
         List<TraceJob> trace = List.of(Fixtures.job("c", "t", 90_000, 1, 60), Fixtures.job("b", "t", 10, 1, 60),
                 Fixtures.job("a", "t", 10, 1, 60), Fixtures.job("d", "t", 200_000, 1, 60));
