@@ -33,6 +33,9 @@ class AuditTrailTest extends ApiTest {
 
     static final String M5 = "ml.m5.xlarge";
     static final String PASSWORD = "an-auditor-password-42";
+    /** The type the what-if samples' history runs on. */
+    static final String WHAT_IF_TYPE = "ml.g5.48xlarge";
+    private static Map<String, String> whatIfWindow;
 
     /** Requests sent as POST that change nothing. */
     static final Set<String> DRY_RUNS = Set.of("POST /api/v1/teams/{team}/placements/explain",
@@ -228,6 +231,9 @@ class AuditTrailTest extends ApiTest {
             platformToken[0] = tokenId("/api/v1/admin/tokens", Map.of("name", "doomed"));
             return "/api/v1/admin/tokens/" + platformToken[0];
         }, () -> null, "revoke platform token", () -> "tokens/" + platformToken[0]));
+        samples.put("POST /api/v1/admin/what-if", new Sample(() -> "/api/v1/admin/what-if", () -> Map.of(
+                "input", whatIfWindow(), "edits", List.of(Map.of("kind", "offering-capacity", "region", "us-east-1",
+                        "instanceType", WHAT_IF_TYPE, "instances", 2))), "start what-if", () -> "what-if"));
         String user = "audited-" + team;
         samples.put("PUT /api/v1/admin/users/{username}", new Sample(() -> "/api/v1/admin/users/" + user,
                 () -> Map.of("displayName", "Audited", "password", PASSWORD), "save user", () -> "users/" + user));
@@ -241,6 +247,21 @@ class AuditTrailTest extends ApiTest {
             return "/api/v1/admin/users/" + user + "/memberships/" + team;
         }, () -> null, "remove membership", () -> "users/" + user + "/memberships/" + team));
         return samples;
+    }
+
+    /** A window of the platform's history in which one job ran, on a type of its own; made once. */
+    private Map<String, String> whatIfWindow() {
+        if (whatIfWindow == null) {
+            capacity(WHAT_IF_TYPE, 1);
+            String ran = team(Map.of(WHAT_IF_TYPE, 1));
+            java.time.Instant from = java.time.Instant.now();
+            var body = new HashMap<>(job("audited-history", entry(WHAT_IF_TYPE, 1)));
+            body.put("local", Map.of("runtimeSeconds", 1));
+            submit(ran, body);
+            awaitStatus(ran, "audited-history", "COMPLETED");
+            whatIfWindow = Map.of("from", from.toString(), "to", java.time.Instant.now().toString());
+        }
+        return whatIfWindow;
     }
 
     /** A CreateTrainingJob body as boto3 sends it. */

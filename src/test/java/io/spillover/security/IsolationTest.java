@@ -56,6 +56,11 @@ class IsolationTest extends ApiTest {
     static final String SECRET_JOB = "alpha-resident";
     static final String SECRET_PROFILE = "alpha-kept";
     static final String SECRET_PLAN = "alpha-plan";
+    /** The type the what-if rows' history runs on: no other job asks for it. */
+    static final String WHAT_IF_TYPE = "ml.g5.48xlarge";
+    /** A window of history with a job that ran, and a what-if run over it: made once, for every row that needs one. */
+    private static Map<String, Object> whatIfRequest;
+    private static String whatIfRun;
 
     /** Who calls. The strangers hold no credential that works; the rest stand in team A, team B or above both. */
     enum Who {
@@ -125,7 +130,8 @@ class IsolationTest extends ApiTest {
                       FROM memberships m)
                 || '/' || (SELECT count(*) FROM training_plans)
                 || '/' || (SELECT md5(coalesce(string_agg(region || instance_type || total, ',' ORDER BY id), ''))
-                      FROM offerings)""";
+                      FROM offerings)
+                || '/' || (SELECT count(*) FROM what_if_runs)""";
 
     /** One API operation as the document lists it, with the access rule of the handler that serves it. */
     record Operation(String method, String pattern, Access.Level level) {
@@ -499,6 +505,10 @@ class IsolationTest extends ApiTest {
         samples.put("PUT /api/v1/admin/fleet/{region}/{instanceType}", fixed("/api/v1/admin/fleet/us-east-1/" + M5,
                 Map.of("onDemandCapacity", 0)));
         samples.put("GET /api/v1/admin/audit", fixed("/api/v1/admin/audit", null));
+        samples.put("POST /api/v1/admin/what-if", new Sample(() -> "/api/v1/admin/what-if", this::whatIfRequest));
+        samples.put("GET /api/v1/admin/what-if", fixed("/api/v1/admin/what-if", null));
+        samples.put("GET /api/v1/admin/what-if/{id}", new Sample(() -> "/api/v1/admin/what-if/" + whatIfRun(),
+                () -> null));
         samples.put("POST /api/v1/admin/tokens", fixed("/api/v1/admin/tokens", Map.of("name", "automation")));
         samples.put("GET /api/v1/admin/tokens", fixed("/api/v1/admin/tokens", null));
         samples.put("DELETE /api/v1/admin/tokens/{id}", new Sample(() -> "/api/v1/admin/tokens/"
@@ -515,6 +525,30 @@ class IsolationTest extends ApiTest {
             return "/api/v1/admin/users/iso-user/memberships/" + teamA;
         }, () -> null));
         return samples;
+    }
+
+    /** A window of history in which a job ran, and a change of the capacity it ran on: a what-if run to start. */
+    private Map<String, Object> whatIfRequest() {
+        if (whatIfRequest == null) {
+            capacity(WHAT_IF_TYPE, 1);
+            String team = team(Map.of(WHAT_IF_TYPE, 1));
+            Instant from = Instant.now();
+            var body = new HashMap<>(job("iso-history", entry(WHAT_IF_TYPE, 1)));
+            body.put("local", Map.of("runtimeSeconds", 1));
+            submit(team, body);
+            awaitStatus(team, "iso-history", "COMPLETED");
+            whatIfRequest = Map.of("input", Map.of("from", from.toString(), "to", Instant.now().toString()),
+                    "edits", List.of(Map.of("kind", "offering-capacity", "region", "us-east-1", "instanceType",
+                            WHAT_IF_TYPE, "instances", 2)));
+        }
+        return whatIfRequest;
+    }
+
+    private String whatIfRun() {
+        if (whatIfRun == null) {
+            whatIfRun = expect(api.post("/api/v1/admin/what-if", whatIfRequest()), 202).json().get("id").asString();
+        }
+        return whatIfRun;
     }
 
     private static Sample fixed(String path, Object body) {

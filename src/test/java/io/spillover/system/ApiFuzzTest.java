@@ -56,7 +56,8 @@ class ApiFuzzTest extends ApiTest {
                 || '/' || (SELECT md5(coalesce(string_agg(m::text, ',' ORDER BY m.username, m.team), ''))
                       FROM memberships m)
                 || '/' || (SELECT md5(coalesce(string_agg(provider || region || instance_type || source || total, ','
-                      ORDER BY id), '')) FROM offerings)""";
+                      ORDER BY id), '')) FROM offerings)
+                || '/' || (SELECT count(*) FROM what_if_runs)""";
 
     @Autowired
     JdbcClient jdbc;
