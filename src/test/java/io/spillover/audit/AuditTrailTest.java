@@ -287,6 +287,12 @@ class AuditTrailTest extends ApiTest {
         samples.put("POST /admin/plans", form("/admin/plans", Map.of("name", "console-plan", "instanceType",
                 "ml.p4d.24xlarge", "instanceCount", "1", "startTime", "2030-01-01T00:00:00Z", "endTime",
                 "2030-02-01T00:00:00Z", "teamNames", team), "save training plan", "training-plans/console-plan"));
+        String capacity = "capacity|us-east-1|" + WHAT_IF_TYPE + "|on-demand";
+        samples.put("POST /admin/what-if", new Sample(() -> "/admin/what-if", () -> {
+            Map<String, String> window = whatIfWindow();
+            return Map.of("source", "history", "from", window.get("from"), "to", window.get("to"), capacity, "2",
+                    "was|" + capacity, "1");
+        }, "start what-if", () -> "what-if"));
         samples.put("POST /admin/fleet", form("/admin/fleet", Map.of("region", "us-east-1", "instanceType", M5,
                 "capacity", "0"), "set on-demand capacity", "fleet/us-east-1/" + M5));
         samples.put("POST /teams/{team}/profiles", form(t + "/profiles", Map.of("name", "gpu", "entries", M5 + " 1"),

@@ -577,6 +577,19 @@ class IsolationTest extends ApiTest {
         pages.put("GET /admin/users", get(Access.Level.PLATFORM_ADMIN, "/admin/users"));
         pages.put("GET /admin/plans", get(Access.Level.PLATFORM_ADMIN, "/admin/plans"));
         pages.put("GET /admin/fleet", get(Access.Level.PLATFORM_ADMIN, "/admin/fleet"));
+        pages.put("GET /admin/what-if", get(Access.Level.PLATFORM_ADMIN, "/admin/what-if"));
+        pages.put("GET /admin/what-if/runs", get(Access.Level.PLATFORM_ADMIN, "/admin/what-if/runs"));
+        pages.put("GET /admin/what-if/{id}", new Page(Access.Level.PLATFORM_ADMIN, () -> "/admin/what-if/" + whatIfRun(),
+                Map::of, false));
+        pages.put("GET /admin/what-if/{id}/panel", new Page(Access.Level.PLATFORM_ADMIN,
+                () -> "/admin/what-if/" + whatIfRun() + "/panel", Map::of, false));
+        pages.put("POST /admin/what-if", new Page(Access.Level.PLATFORM_ADMIN, () -> "/admin/what-if", () -> {
+            @SuppressWarnings("unchecked")
+            var window = (Map<String, String>) whatIfRequest().get("input");
+            String capacity = "capacity|us-east-1|" + WHAT_IF_TYPE + "|on-demand";
+            return Map.of("source", "history", "from", window.get("from"), "to", window.get("to"), capacity, "2",
+                    "was|" + capacity, "1");
+        }, true));
         pages.put("POST /teams/{team}/jobs", new Page(Access.Level.MEMBER, () -> a + "/jobs",
                 () -> jobForm("console-" + UNIQUE.incrementAndGet()), true));
         pages.put("POST /teams/{team}/jobs/explain", new Page(Access.Level.MEMBER, () -> a + "/jobs/explain",
