@@ -21,6 +21,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,26 +51,46 @@ class WhatIfRunner extends RepeatingTask {
                 List<Holding> holdings) {
     }
 
+    /** One run handed to the workers; told so when they stop before it began. */
+    private final class Task implements Runnable {
+
+        private final UUID id;
+        private final Work work;
+
+        Task(UUID id, Work work) {
+            this.id = id;
+            this.work = work;
+        }
+
+        @Override
+        public void run() {
+            WhatIfRunner.this.run(id, work);
+        }
+
+        void notStarted() {
+            mine.remove(id);
+            places.release();
+            fail(id, "not started: the service stopped before a worker was free; start it again");
+        }
+    }
+
     private final WhatIfRuns runs;
     private final ApplicationEventPublisher events;
     private final Clock clock;
+    private final int concurrency;
     private final Semaphore places;
-    private final ExecutorService workers;
     private final Set<UUID> mine = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger threads = new AtomicInteger();
+    /** Made when the service starts and shut down when it stops (it may start again: tests pause contexts). */
+    private volatile ExecutorService workers;
 
     WhatIfRunner(WhatIfRuns runs, ApplicationEventPublisher events, Clock clock, WhatIfProperties properties) {
         super("what-if-watch");
         this.runs = runs;
         this.events = events;
         this.clock = clock;
+        this.concurrency = properties.concurrency();
         this.places = new Semaphore(properties.concurrency() + properties.waiting());
-        var number = new AtomicInteger();
-        this.workers = Executors.newFixedThreadPool(properties.concurrency(), task -> {
-            Thread thread = new Thread(task, "what-if-" + number.incrementAndGet());
-            thread.setDaemon(true);
-            thread.setPriority(Thread.MIN_PRIORITY);
-            return thread;
-        });
     }
 
     /**
@@ -92,12 +113,16 @@ class WhatIfRunner extends RepeatingTask {
     /** Replays a stored run, whose place was reserved, as soon as a worker is free. */
     void submit(UUID id, Work work) {
         mine.add(id);
+        var task = new Task(id, work);
+        ExecutorService current = workers;
+        if (current == null) {
+            task.notStarted();
+            return;
+        }
         try {
-            workers.execute(() -> run(id, work));
-        } catch (RuntimeException refused) { // the workers shut down: the service is stopping
-            mine.remove(id);
-            places.release();
-            runs.failed(id, "not started: the service was stopping", clock.instant());
+            current.execute(task);
+        } catch (RejectedExecutionException stopping) {
+            task.notStarted();
         }
     }
 
@@ -179,13 +204,36 @@ class WhatIfRunner extends RepeatingTask {
         }
     }
 
-    /** Interrupts the replays going on, which then fail saying so, and waits a moment for them to be recorded. */
+    @Override
+    public void start() {
+        workers = Executors.newFixedThreadPool(concurrency, task -> {
+            Thread thread = new Thread(task, "what-if-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            thread.setPriority(Thread.MIN_PRIORITY);
+            return thread;
+        });
+        super.start();
+    }
+
+    /**
+     * Interrupts the replays going on, which then fail saying so, fails the runs still waiting for a worker, and
+     * waits a moment for that to be recorded.
+     */
     @Override
     public void stop() {
         super.stop();
-        workers.shutdownNow();
+        ExecutorService stopping = workers;
+        workers = null;
+        if (stopping == null) {
+            return;
+        }
+        for (Runnable waiting : stopping.shutdownNow()) {
+            if (waiting instanceof Task task) {
+                task.notStarted();
+            }
+        }
         try {
-            workers.awaitTermination(2, TimeUnit.SECONDS);
+            stopping.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -44,6 +44,9 @@ class WhatIfApiTest extends ApiTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    WhatIfRunner runner;
+
     @Test
     void aRunOverTheOwnHistoryWithAnOfferingDoubledFinishesAndShowsTheChange() {
         Window window = history(4);
@@ -163,6 +166,21 @@ class WhatIfApiTest extends ApiTest {
         assertThat(run.get("assumptions").toString()).contains("not on the platform");
         assertThat(run.at("/result/baseline/started").asInt()).isEqualTo(4);
         assertThat(group(run.at("/result/baseline/byTeam"), "philly-vc").get("jobs").asInt()).isEqualTo(2);
+    }
+
+    /**
+     * The test framework pauses a context it does not use (stops its lifecycle beans) and starts it again later:
+     * the runner's workers must come back with it.
+     */
+    @Test
+    void runsReplayAfterTheRunnerWasStoppedAndStartedAgain() {
+        Window window = history(1);
+        runner.stop();
+        runner.start();
+
+        JsonNode run = finished(start(window.request(offering(P5, 2))));
+
+        assertThat(run.at("/result/change/started").asInt()).isEqualTo(1);
     }
 
     // --- helpers ---
