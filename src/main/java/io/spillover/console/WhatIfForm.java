@@ -21,14 +21,13 @@ import java.util.TreeMap;
 import org.springframework.web.multipart.MultipartFile;
 
 /**
- * The what-if form as a request: the window or the uploaded trace, and one edit for each setting the admin changed
- * from the value the form showed (each input comes with the value it showed, {@code was|name}, so a setting someone
- * else changed meanwhile is not taken for an edit). Knows which input each edit came from, so that an edit's errors
- * show beside it.
+ * The what-if form as a request: the window or the uploaded trace, and one edit for each setting whose value differs
+ * from the live configuration's. The page's script sends only the settings changed (a multipart form may have only
+ * so many parts, {@code server.tomcat.max-part-count}); without it every setting comes, and those equal to the live
+ * value are no edit. Knows which input each edit came from, so that an edit's errors show beside it.
  */
 final class WhatIfForm {
 
-    static final String WAS = "was|";
     static final String CAPACITY = "capacity|";
     static final String REMOVE = "remove|";
     static final String WEIGHT = "weight|";
@@ -71,12 +70,13 @@ final class WhatIfForm {
     private WhatIfForm() {
     }
 
-    static Built read(Map<String, String> values, MultipartFile trace) {
+    /** @param live the form's values for the live configuration ({@link #shown}) */
+    static Built read(Map<String, String> values, MultipartFile trace, Map<String, String> live) {
         var edits = new ArrayList<Edit>();
         var inputs = new ArrayList<String>();
         WhatIfRequest.Input input = "trace".equals(values.get("source")) ? trace(trace) : window(values);
         values.forEach((name, value) -> {
-            if (name.startsWith(CAPACITY) && changed(values, name)) {
+            if (name.startsWith(CAPACITY) && changed(values, live, name)) {
                 String[] key = name.substring(CAPACITY.length()).split("\\|", 3);
                 if (key.length == 3) {
                     edits.add(new Edit.OfferingCapacity(key[0], key[1], key[2], number(value)));
@@ -94,23 +94,31 @@ final class WhatIfForm {
                             .filter(t -> !t.isEmpty()).toList()));
             inputs.add("addPlan");
         }
-        teams(values, edits, inputs);
-        queue(values, edits, inputs);
+        teams(values, live, edits, inputs);
+        queue(values, live, edits, inputs);
         return new Built(new WhatIfRequest(input, edits), inputs);
     }
 
-    private static void teams(Map<String, String> values, List<Edit> edits, List<String> inputs) {
+    /** The teams any of whose settings came: the script sends only the changed ones. */
+    private static void teams(Map<String, String> values, Map<String, String> live, List<Edit> edits,
+                              List<String> inputs) {
+        var teams = new java.util.LinkedHashSet<String>();
         for (String name : values.keySet()) {
-            if (!name.startsWith(WEIGHT)) {
-                continue;
+            for (String prefix : List.of(WEIGHT, LIMITS, ACCELERATORS, JOBS)) {
+                if (name.startsWith(prefix)) {
+                    teams.add(name.substring(prefix.length()));
+                }
             }
-            String team = name.substring(WEIGHT.length());
-            Integer weight = changed(values, name) ? number(values.get(name)) : null;
-            Integer accelerators = changed(values, ACCELERATORS + team) ? cap(values.get(ACCELERATORS + team)) : null;
-            Integer jobs = changed(values, JOBS + team) ? cap(values.get(JOBS + team)) : null;
+        }
+        for (String team : teams) {
+            String name = WEIGHT + team;
+            Integer weight = changed(values, live, name) ? number(values.get(name)) : null;
+            Integer accelerators = changed(values, live, ACCELERATORS + team) ? cap(values.get(ACCELERATORS + team))
+                    : null;
+            Integer jobs = changed(values, live, JOBS + team) ? cap(values.get(JOBS + team)) : null;
             Map<String, Integer> limits = null;
-            if (changed(values, LIMITS + team)) {
-                Map<String, Integer> was = limits(values.getOrDefault(WAS + LIMITS + team, ""));
+            if (changed(values, live, LIMITS + team)) {
+                Map<String, Integer> was = limits(live.getOrDefault(LIMITS + team, ""));
                 Map<String, Integer> now = limits(values.getOrDefault(LIMITS + team, ""));
                 limits = new TreeMap<>();
                 for (Map.Entry<String, Integer> limit : now.entrySet()) {
@@ -134,10 +142,11 @@ final class WhatIfForm {
         }
     }
 
-    private static void queue(Map<String, String> values, List<Edit> edits, List<String> inputs) {
+    private static void queue(Map<String, String> values, Map<String, String> live, List<Edit> edits,
+                              List<String> inputs) {
         var changed = new LinkedHashMap<String, String>();
         for (String setting : QUEUE) {
-            if (values.containsKey("queue." + setting) && changed(values, "queue." + setting)) {
+            if (values.containsKey("queue." + setting) && changed(values, live, "queue." + setting)) {
                 changed.put(setting, values.get("queue." + setting).strip());
             }
         }
@@ -170,10 +179,10 @@ final class WhatIfForm {
         }
     }
 
-    /** Whether the input holds another value than the one the form showed. */
-    private static boolean changed(Map<String, String> values, String name) {
+    /** Whether the input came with another value than the live configuration's. */
+    private static boolean changed(Map<String, String> values, Map<String, String> live, String name) {
         String now = values.get(name);
-        String was = values.get(WAS + name);
+        String was = live.get(name);
         return now != null && !now.strip().equals(was == null ? "" : was.strip());
     }
 
@@ -233,7 +242,7 @@ final class WhatIfForm {
         return blank(text) ? null : text.strip();
     }
 
-    /** The form's shown values for the live configuration: what every {@code was|} input holds. */
+    /** The form's values for the live configuration, by input name: what an input holds until it is changed. */
     static Map<String, String> shown(Configuration current) {
         var shown = new LinkedHashMap<String, String>();
         current.offerings().forEach(o -> shown.put(CAPACITY + o.region() + "|" + o.instanceType() + "|" + o.source(),

@@ -99,7 +99,7 @@ class WhatIfPages {
                  Model model, RedirectAttributes redirect) {
         WhatIfForm.Built built = null;
         try {
-            built = WhatIfForm.read(values, trace);
+            built = WhatIfForm.read(values, trace, WhatIfForm.shown(whatIf.current()));
             WhatIfView run = whatIf.start(built.request());
             redirect.addFlashAttribute("flash", "Started what-if run " + run.id());
             return "redirect:/admin/what-if/" + run.id();

@@ -587,8 +587,7 @@ class IsolationTest extends ApiTest {
             @SuppressWarnings("unchecked")
             var window = (Map<String, String>) whatIfRequest().get("input");
             String capacity = "capacity|us-east-1|" + WHAT_IF_TYPE + "|on-demand";
-            return Map.of("source", "history", "from", window.get("from"), "to", window.get("to"), capacity, "2",
-                    "was|" + capacity, "1");
+            return Map.of("source", "history", "from", window.get("from"), "to", window.get("to"), capacity, "2");
         }, true));
         pages.put("POST /teams/{team}/jobs", new Page(Access.Level.MEMBER, () -> a + "/jobs",
                 () -> jobForm("console-" + UNIQUE.incrementAndGet()), true));
