@@ -1,5 +1,6 @@
-// The console's only hand-written script: the preference editor's add, remove and reorder, and showing
-// the right count fields. Everything else is server-rendered and refreshed by htmx.
+// The console's hand-written script (charts.js aside): the preference editor's add, remove and reorder, showing
+// the right count fields, and the what-if form's sending only what changed. Everything else is server-rendered
+// and refreshed by htmx.
 const MAX_ENTRIES = 5;
 
 function renumber(list) {
@@ -67,3 +68,25 @@ document.querySelectorAll('.editor').forEach(wire);
 // Explain redraws the whole form when the request breaks rules, so its editor is wired again.
 document.addEventListener('htmx:load', (event) => event.detail.elt.querySelectorAll('.editor').forEach(wire));
 
+
+// A form marked data-changed-only sends only the settings changed from their live value (data-was): the what-if
+// form shows every setting of the platform, and a multipart form may have only so many parts. The server treats
+// a setting equal to its live value as unchanged anyway, so a browser without this script sends more, not other.
+function normalized(text) {
+  return String(text ?? '').split(/\r?\n/).map((line) => line.replace(/\s+/g, '')).filter(Boolean).sort().join('\n');
+}
+
+function unchanged(input) {
+  if (input.type === 'checkbox') return input.checked === (input.dataset.was === 'on');
+  return normalized(input.value) === normalized(input.dataset.was);
+}
+
+document.addEventListener('submit', (event) => {
+  const form = event.target;
+  if (!form.matches('form[data-changed-only]')) return;
+  form.querySelectorAll('[data-edit]').forEach((input) => { input.disabled = unchanged(input); });
+});
+// Coming back to the page (the browser's back button) finds the inputs as they were, not disabled.
+window.addEventListener('pageshow', () => {
+  document.querySelectorAll('form[data-changed-only] [data-edit]').forEach((input) => { input.disabled = false; });
+});

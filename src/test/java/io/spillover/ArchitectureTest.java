@@ -10,7 +10,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The placement core stays pure, so the scheduler, explain, benchmarks and simulator share it as it is. */
+/** The placement core and the replay stay pure, so the scheduler, explain, benchmarks and what-if runs share them as they are. */
 class ArchitectureTest {
 
     private static final String[] FRAMEWORKS_AND_IO = {"org.springframework..", "jakarta..", "org.hibernate..",
@@ -50,6 +50,35 @@ class ArchitectureTest {
                         .anyMatch(d -> d.getOriginClass().getPackageName().startsWith("io.spillover.placement")));
         noClasses().that().resideInAPackage("io.spillover.catalog..").and(usedByTheCore)
                 .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS_AND_IO)
+                .check(classes);
+    }
+
+    /**
+     * The replay serves a stream of jobs in virtual time with the core as it is, for the benchmarks and the what-if
+     * runs: pure as the core, with no clock of its own (a caller hands in a stopwatch to time it) and no files,
+     * network or JSON (a caller opens what it reads).
+     */
+    @Test
+    void theReplayUsesNoFrameworkNoClockAndNoIo() {
+        noClasses().that().resideInAPackage("io.spillover.replay..")
+                .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS_AND_IO)
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.time.Clock")
+                .orShould().callMethod(java.time.Instant.class, "now")
+                .orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(System.class, "nanoTime")
+                .check(classes);
+    }
+
+    /**
+     * The replay's allow-list: the core's, {@code java.io} to read a trace from a stream it is given, and the core
+     * itself. ModulesTest leaves the replay unannotated, so this is its list of dependencies.
+     */
+    @Test
+    void theReplayDependsOnlyOnTheJdkTheCoreTheCatalogAndTheSharedKernel() {
+        classes().that().resideInAPackage("io.spillover.replay..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java.lang..", "java.util..", "java.time..",
+                        "java.math..", "java.io..", "io.spillover.replay..", "io.spillover.placement..",
+                        "io.spillover.catalog..", "io.spillover.shared..")
                 .check(classes);
     }
 

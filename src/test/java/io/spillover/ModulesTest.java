@@ -24,7 +24,7 @@ import org.springframework.modulith.docs.Documenter;
  *   <li>{@code shared} (Violation, the API's exceptions) and {@code system} (database, clock, errors, the
  *       {@code @Access} annotation) serve everyone and use no feature;</li>
  *   <li>{@code catalog} and the {@code placement} core are used by most features: they are the facts and the
- *       rules, and use nothing above them;</li>
+ *       rules, and use nothing above them; the {@code replay}, the core run in virtual time, uses only them;</li>
  *   <li>{@code providers} implements the ports of {@code capacity} ({@code ProviderFleet}) and {@code plans}
  *       ({@code PlanSource}), so it depends on them and not the other way;</li>
  *   <li>{@code capacity} and {@code profiles} read the caller from {@code security} in their controllers;</li>
@@ -32,13 +32,13 @@ import org.springframework.modulith.docs.Documenter;
  *   <li>{@code cli}, the command-line client, uses no other module (it speaks to the service over HTTP), and
  *       nothing uses it but the application's main, which is in no module.</li>
  * </ul>
- * {@code placement}, {@code shared} and {@code cli} carry no annotation, to stay free of Spring even there:
+ * {@code placement}, {@code replay}, {@code shared} and {@code cli} carry no annotation, to stay free of Spring even there:
  * ArchitectureTest holds them to an allow-list instead.
  */
 class ModulesTest {
 
     static final ApplicationModules MODULES = ApplicationModules.of(SpilloverApplication.class);
-    static final List<String> GUARDED_BY_ARCHITECTURE_TEST = List.of("placement", "shared", "cli");
+    static final List<String> GUARDED_BY_ARCHITECTURE_TEST = List.of("placement", "replay", "shared", "cli");
     static final Path DIAGRAMS = Path.of("docs/modules");
 
     @Test

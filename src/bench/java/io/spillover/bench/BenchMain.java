@@ -1,6 +1,6 @@
 package io.spillover.bench;
 
-import io.spillover.bench.replay.ReplayResult;
+import io.spillover.replay.ReplayResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.spillover.bench;
 
-import io.spillover.bench.replay.Policy;
-import io.spillover.bench.replay.Window;
+import io.spillover.replay.Policy;
+import io.spillover.replay.Window;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

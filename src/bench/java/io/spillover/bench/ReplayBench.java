@@ -1,20 +1,25 @@
 package io.spillover.bench;
 
-import io.spillover.bench.replay.JobRun;
-import io.spillover.bench.replay.PolicyRun;
-import io.spillover.bench.replay.Replay;
-import io.spillover.bench.replay.ReplayConfig;
-import io.spillover.bench.replay.ReplayResult;
-import io.spillover.bench.replay.Trace;
-import io.spillover.bench.replay.TraceJob;
 import io.spillover.catalog.Catalog;
+import io.spillover.replay.JobRun;
+import io.spillover.replay.PolicyRun;
+import io.spillover.replay.Replay;
+import io.spillover.replay.ReplayConfig;
+import io.spillover.replay.ReplayJob;
+import io.spillover.replay.ReplayResult;
+import io.spillover.replay.Trace;
+import io.spillover.replay.TraceJob;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Runs the trace replay of the options' trace, fleet and window under every policy. */
 final class ReplayBench {
@@ -23,11 +28,11 @@ final class ReplayBench {
     }
 
     static ReplayResult run(BenchOptions options) {
-        ReplayConfig config = ReplayConfig.read(options.fleet());
+        ReplayConfig config = readConfig(options.fleet());
         if (!options.polling().isEmpty()) {
             config = config.withPolling(options.polling());
         }
-        List<TraceJob> trace = Trace.read(options.trace());
+        List<TraceJob> trace = readTrace(options.trace());
         String traceName = options.trace().toString();
         if (options.shiftTeams() != null) {
             trace = Trace.shiftTeams(trace, options.shiftTeams(), BenchOptions.SHIFT_DAYS);
@@ -35,7 +40,7 @@ final class ReplayBench {
                     + options.shiftTeams() + ")";
         }
         System.out.printf("Replaying %s (%d jobs) on %s%n", traceName, trace.size(), options.fleet());
-        return new Replay(config, catalog(), options.exact()).run(traceName, trace, options.window(),
+        return new Replay(config, catalog(), options.exact(), System::nanoTime).run(traceName, trace, options.window(),
                 (run, report) -> {
                     System.out.printf("  %-20s %6d jobs, mean wait %10.0f s, p99 %9d s, %5.1f%% on first choice,"
                                     + " %,d evaluations in %,d ms%n", report.policy(), report.jobs(),
@@ -50,9 +55,9 @@ final class ReplayBench {
         var lines = new ArrayList<String>(run.runs().size() + 1);
         lines.add("job_id,team,submit_s,gpus,choice,instance_type,instance_count,source,start_s,end_s,wait_s");
         for (JobRun r : run.runs()) {
-            TraceJob job = r.job().trace();
+            ReplayJob job = r.job();
             lines.add(String.join(",", job.id(), job.team(), Long.toString(job.submitSeconds()),
-                    Integer.toString(job.gpus()), Integer.toString(r.choice()), r.entry().instanceType(),
+                    Integer.toString(job.accelerators()), Integer.toString(r.choice()), r.entry().instanceType(),
                     Integer.toString(r.entry().instanceCount()), r.entry().offering().source(),
                     Long.toString(r.startSeconds()), Long.toString(r.endSeconds()), Long.toString(r.waitSeconds())));
         }
@@ -61,6 +66,26 @@ final class ReplayBench {
             Files.write(file, lines);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The replay module reads no files and knows no JSON library: the runner opens the trace for it. */
+    private static List<TraceJob> readTrace(Path csv) {
+        try (Reader reader = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+            return Trace.read(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the trace " + csv, e);
+        }
+    }
+
+    /** The fleet file, as the {@link ReplayConfig} record it describes; a misspelt key is refused, not ignored. */
+    static ReplayConfig readConfig(Path json) {
+        try (InputStream in = Files.newInputStream(json)) {
+            // Jackson 3 ignores unknown properties by default; a misspelt key must not pass unnoticed
+            return JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build()
+                    .readValue(in, ReplayConfig.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the replay configuration " + json, e);
         }
     }
 

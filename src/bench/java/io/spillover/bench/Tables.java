@@ -1,8 +1,8 @@
 package io.spillover.bench;
 
-import io.spillover.bench.replay.Goals;
-import io.spillover.bench.replay.PolicyReport;
-import io.spillover.bench.replay.ReplayResult;
+import io.spillover.replay.Goals;
+import io.spillover.replay.PolicyReport;
+import io.spillover.replay.ReplayResult;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;

@@ -3,6 +3,7 @@ package io.spillover.console;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.spillover.jobs.JobStatistics.Sample;
 import io.spillover.tenancy.TeamView;
+import io.spillover.whatif.Figures;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The dashboard's charts as specs that the console's chart script draws (frontend/js/charts.js): the figures,
+ * The console's charts as specs that the console's chart script draws (frontend/js/charts.js): the figures,
  * axes with their units and series names, not how they look.
  */
 @Component
@@ -100,6 +101,25 @@ class Charts {
                 Axis.named(text(teams.size() == 1 ? "chart.usage.y" : "chart.usage.y.teams")), categories,
                 List.of(new Series(text("chart.usage.inUse"), inUse), new Series(text("chart.usage.quota"), quota)),
                 true, null);
+    }
+
+    /**
+     * The waits of a what-if run's two sides as CDFs in one chart: the share of all jobs started within each wait,
+     * the wait in the unit that suits the longest of them.
+     */
+    Chart waitCdf(Figures baseline, Figures change) {
+        long longest = Math.max(baseline.waits().max(), change.waits().max());
+        long unit = longest >= 2 * 86_400 ? 86_400 : longest >= 2 * 3600 ? 3600 : longest >= 120 ? 60 : 1;
+        String unitName = unit == 86_400 ? "d" : unit == 3600 ? "h" : unit == 60 ? "min" : "s";
+        return new Chart("cdf", text("chart.whatif.title"), new Axis(text("chart.whatif.x"), unitName, null, null),
+                new Axis(text("chart.whatif.y"), "%", null, null), null,
+                List.of(new Series(text("chart.whatif.baseline"), points(baseline, unit)),
+                        new Series(text("chart.whatif.change"), points(change, unit))), null, null);
+    }
+
+    private static List<List<Number>> points(Figures figures, long unit) {
+        return figures.waitCdf().stream().map(p -> List.<Number>of(unit == 1 ? p.waitSeconds()
+                : Math.round(p.waitSeconds() * 1000.0 / unit) / 1000.0, p.share())).toList();
     }
 
     private String text(String key) {

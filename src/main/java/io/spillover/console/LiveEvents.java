@@ -2,6 +2,7 @@ package io.spillover.console;
 
 import io.spillover.jobs.JobTransitioned;
 import io.spillover.security.Caller;
+import io.spillover.whatif.WhatIfProgressed;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,10 +15,13 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * Server-sent events for open console pages: each job transition, once committed, goes to the people who
- * may see the job's team. Pages redraw the parts it concerns (htmx), so they update without a reload.
+ * may see the job's team; each step of a what-if run, to platform admins. Pages redraw the parts it concerns (htmx), so they update without a reload.
  */
 @Controller
 class LiveEvents implements SmartLifecycle {
+
+    /** Sent to platform admins when any what-if run moves on, for the list of runs. */
+    static final String WHAT_IF_CHANGED = "whatif-changed";
 
     /** Streams end after this; the page's event source reconnects by itself. */
     static final long TIMEOUT_MILLIS = 5 * 60 * 1000L;
@@ -46,7 +50,8 @@ class LiveEvents implements SmartLifecycle {
         emitter.onCompletion(() -> open.remove(emitter));
         emitter.onTimeout(() -> open.remove(emitter));
         emitter.onError(e -> open.remove(emitter));
-        String first = watch != null && watch.matches("job-[a-z0-9-]+-[A-Za-z0-9-]+") ? watch : "job-changed";
+        String first = watch != null && (watch.matches("job-[a-z0-9-]+-[A-Za-z0-9-]+")
+                || watch.matches("whatif-[0-9a-f-]{36}") || watch.equals(WHAT_IF_CHANGED)) ? watch : "job-changed";
         emitter.send(SseEmitter.event().name(first).data("connected"));
         return emitter;
     }
@@ -67,6 +72,26 @@ class LiveEvents implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /**
+     * Sends {@code whatif-<id>} (its status and progress) for the page of that run, and {@code whatif-changed} for the
+     * list of runs, to platform admins only: what-if runs are theirs.
+     */
+    @TransactionalEventListener(fallbackExecution = true)
+    void on(WhatIfProgressed event) {
+        open.forEach((emitter, caller) -> {
+            if (!caller.platformAdmin()) {
+                return;
+            }
+            try {
+                emitter.send(SseEmitter.event().name("whatif-" + event.run()).data(event.status() + " "
+                        + Math.round(event.progress() * 100)));
+                emitter.send(SseEmitter.event().name(WHAT_IF_CHANGED).data(event.run().toString()));
+            } catch (IOException | IllegalStateException gone) {
+                open.remove(emitter);
+            }
+        });
     }
 
     /** Sends {@code job-changed} to everyone watching, and {@code job-<name>} for the pages of that job. */

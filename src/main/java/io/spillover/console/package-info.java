@@ -5,7 +5,7 @@
  */
 @ApplicationModule(allowedDependencies = {
         "capacity", "catalog", "jobs", "placement", "plans", "profiles", "providers", "security", "shared",
-        "system", "tenancy", "webhooks"})
+        "system", "tenancy", "webhooks", "whatif"})
 package io.spillover.console;
 
 import org.springframework.modulith.ApplicationModule;

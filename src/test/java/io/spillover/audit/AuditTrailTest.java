@@ -36,6 +36,9 @@ class AuditTrailTest extends ApiTest {
     /** A hook no job's change matches: its deliveries are only those the samples make. */
     static final Map<String, Object> QUIET_HOOK = Map.of("url", "http://127.0.0.1:9/audit", "events",
             List.of("job.pending-timeout"), "jobNameGlob", "never-*");
+    /** The type the what-if samples' history runs on. */
+    static final String WHAT_IF_TYPE = "ml.g5.48xlarge";
+    private static Map<String, String> whatIfWindow;
 
     /** Requests sent as POST that change nothing. */
     static final Set<String> DRY_RUNS = Set.of("POST /api/v1/teams/{team}/placements/explain",
@@ -246,6 +249,9 @@ class AuditTrailTest extends ApiTest {
             delivery[0] = failedDelivery(a, "resent");
             return a + "/webhooks/resent/deliveries/" + delivery[0] + ":redeliver";
         }, Map::of, "redeliver webhook delivery", () -> "teams/" + team + "/webhooks/resent/deliveries/" + delivery[0]));
+        samples.put("POST /api/v1/admin/what-if", new Sample(() -> "/api/v1/admin/what-if", () -> Map.of(
+                "input", whatIfWindow(), "edits", List.of(Map.of("kind", "offering-capacity", "region", "us-east-1",
+                        "instanceType", WHAT_IF_TYPE, "instances", 2))), "start what-if", () -> "what-if"));
         String user = "audited-" + team;
         samples.put("PUT /api/v1/admin/users/{username}", new Sample(() -> "/api/v1/admin/users/" + user,
                 () -> Map.of("displayName", "Audited", "password", PASSWORD), "save user", () -> "users/" + user));
@@ -259,6 +265,21 @@ class AuditTrailTest extends ApiTest {
             return "/api/v1/admin/users/" + user + "/memberships/" + team;
         }, () -> null, "remove membership", () -> "users/" + user + "/memberships/" + team));
         return samples;
+    }
+
+    /** A window of the platform's history in which one job ran, on a type of its own; made once. */
+    private Map<String, String> whatIfWindow() {
+        if (whatIfWindow == null) {
+            capacity(WHAT_IF_TYPE, 1);
+            String ran = team(Map.of(WHAT_IF_TYPE, 1));
+            java.time.Instant from = java.time.Instant.now();
+            var body = new HashMap<>(job("audited-history", entry(WHAT_IF_TYPE, 1)));
+            body.put("local", Map.of("runtimeSeconds", 1));
+            submit(ran, body);
+            awaitStatus(ran, "audited-history", "COMPLETED");
+            whatIfWindow = Map.of("from", from.toString(), "to", java.time.Instant.now().toString());
+        }
+        return whatIfWindow;
     }
 
     /** A CreateTrainingJob body as boto3 sends it. */
@@ -284,6 +305,11 @@ class AuditTrailTest extends ApiTest {
         samples.put("POST /admin/plans", form("/admin/plans", Map.of("name", "console-plan", "instanceType",
                 "ml.p4d.24xlarge", "instanceCount", "1", "startTime", "2030-01-01T00:00:00Z", "endTime",
                 "2030-02-01T00:00:00Z", "teamNames", team), "save training plan", "training-plans/console-plan"));
+        String capacity = "capacity|us-east-1|" + WHAT_IF_TYPE + "|on-demand";
+        samples.put("POST /admin/what-if", new Sample(() -> "/admin/what-if", () -> {
+            Map<String, String> window = whatIfWindow();
+            return Map.of("source", "history", "from", window.get("from"), "to", window.get("to"), capacity, "2");
+        }, "start what-if", () -> "what-if"));
         samples.put("POST /admin/fleet", form("/admin/fleet", Map.of("region", "us-east-1", "instanceType", M5,
                 "capacity", "0"), "set on-demand capacity", "fleet/us-east-1/" + M5));
         samples.put("POST /teams/{team}/profiles", form(t + "/profiles", Map.of("name", "gpu", "entries", M5 + " 1"),

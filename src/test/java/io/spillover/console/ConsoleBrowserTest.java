@@ -371,12 +371,84 @@ class ConsoleBrowserTest extends ApiTest {
                 "/teams/" + team + "/jobs/new", "/teams/" + team + "/jobs/shown", "/teams/" + team + "/profiles",
                 "/teams/" + team + "/plans", "/teams/" + team + "/tokens", "/teams/" + team + "/webhooks",
                 "/admin/teams", "/admin/users",
-                "/admin/plans", "/admin/fleet")) {
+                "/admin/plans", "/admin/fleet", "/admin/what-if")) {
             var response = page.navigate(url(path));
             assertThat(response.status()).as(path).isEqualTo(200);
             assertThat(page.locator("h1").first()).not().hasText("Whitelabel Error Page");
         }
         assertThat(scriptErrors).as("errors of the pages' scripts").isEmpty();
+    }
+
+    /**
+     * A what-if run over the platform's own history (a team's four jobs wanting the one p5, each after the other)
+     * with the p5's capacity doubled: the run's page shows its progress bar reach done, the table of waits baseline
+     * against change, and the two wait CDFs in one chart, with the figures the API gives for the same run.
+     */
+    @Test
+    void aWhatIfRunOverTheHistoryWithAnOfferingDoubledShowsItsProgressTableAndCdfs() {
+        Instant from = Instant.now();
+        var names = new ArrayList<String>();
+        for (int i = 0; i < 4; i++) {
+            var body = new java.util.HashMap<>(job("history-" + i, entry(P5, 1)));
+            body.put("local", Map.of("runtimeSeconds", 1));
+            names.add(submit(team, body).get("name").asString());
+        }
+        names.forEach(name -> org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .pollInterval(java.time.Duration.ofMillis(50))
+                .until(() -> describe(team, name).get("status").asString().equals("COMPLETED")));
+        Instant to = Instant.now();
+        expect(api.put("/api/v1/admin/users/" + member, Map.of("displayName", "Member", "platformAdmin", true)), 200);
+        String p5 = "on-demand " + P5 + " in us-east-1";
+
+        page.navigate(url("/admin/what-if"));
+        page.fill("#from", from.toString());
+        page.fill("#to", to.toString());
+        page.fill("input[data-offering='" + p5 + "']", "2");
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Start what-if run")).click();
+
+        assertThat(page.locator("#run-status")).hasText("DONE", SOON);
+        assertThat(page.locator("#progress")).hasAttribute("value", "100");
+        assertThat(page.locator("#progress-text")).hasText("100 %");
+        assertThat(page.locator("#run-changes")).containsText(p5 + ": 1 → 2 instance(s)");
+        assertThat(page.locator("#run-input")).containsText("4 jobs of 1 team(s)");
+        String id = page.url().substring(page.url().lastIndexOf('/') + 1);
+        JsonNode run = expect(api.get("/api/v1/admin/what-if/" + id), 200).json();
+
+        // the table: the same figures as the API's, the change's waits shorter
+        Locator teamRow = page.locator("#by-team tr[data-row='" + team + "']");
+        assertThat(teamRow.locator("td[data-figure=jobs]")).hasCount(2);
+        JsonNode baselineTeam = run.at("/result/baseline/byTeam/0");
+        JsonNode changeTeam = run.at("/result/change/byTeam/0");
+        assertThat(baselineTeam.get("name").asString()).isEqualTo(team);
+        List<Double> shown = seconds(teamRow);
+        assertThat(shown).containsExactly(baselineTeam.at("/waits/mean").asDouble(),
+                baselineTeam.at("/waits/p50").asDouble(), baselineTeam.at("/waits/p95").asDouble(),
+                baselineTeam.at("/waits/p99").asDouble(), changeTeam.at("/waits/mean").asDouble(),
+                changeTeam.at("/waits/p50").asDouble(), changeTeam.at("/waits/p95").asDouble(),
+                changeTeam.at("/waits/p99").asDouble());
+        assertThat(shown.get(4)).as("mean wait with the change").isLessThan(shown.get(0));
+        assertThat(shown.get(7)).as("p99 wait with the change").isLessThan(shown.get(3));
+        Locator offeringRow = page.locator("#by-offering tr[data-row='" + p5 + "']");
+        assertThat(offeringRow.locator("td[data-figure=started]").first()).hasText("4");
+        assertThat(page.locator("#overall td[data-figure=started]").last()).hasText("4");
+
+        // the chart: both CDFs, named, with the API's points
+        JsonNode cdf = chart("#whatif-cdf");
+        assertAxis(cdf.get("y"), "jobs started (%)", "value");
+        assertThat(cdf.at("/x/name").asString()).startsWith("wait (");
+        assertThat(seriesNames(cdf)).containsExactly("baseline (now)", "with the change");
+        assertThat(strings(cdf.get("legend"))).containsExactly("baseline (now)", "with the change");
+        assertThat(cdf.at("/series/0/step").asString()).isEqualTo("end");
+        assertThat(cdf.at("/series/0/points").asInt()).isEqualTo(run.at("/result/baseline/waitCdf").size());
+        assertThat(cdf.at("/series/1/points").asInt()).isEqualTo(run.at("/result/change/waitCdf").size());
+        assertThat(cdf.at("/series/0/points").asInt()).isGreaterThan(1);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("what-if.png")).setFullPage(true));
+    }
+
+    /** The waits of a row of a what-if table, in seconds, baseline then change: mean, p50, p95, p99. */
+    private static List<Double> seconds(Locator row) {
+        List<?> values = (List<?>) row.locator("td[data-seconds]").evaluateAll("cells => cells.map(c => c.dataset.seconds)");
+        return values.stream().map(v -> Double.valueOf(String.valueOf(v))).toList();
     }
 
     @Test

@@ -61,6 +61,11 @@ class IsolationTest extends ApiTest {
     /** A hook that no job's change matches, so that no delivery is made behind the test's back. */
     static final Map<String, Object> QUIET_HOOK = Map.of("url", "http://127.0.0.1:9/iso", "events",
             List.of("job.pending-timeout"), "jobNameGlob", "never-*");
+    /** The type the what-if rows' history runs on: no other job asks for it. */
+    static final String WHAT_IF_TYPE = "ml.g5.48xlarge";
+    /** A window of history with a job that ran, and a what-if run over it: made once, for every row that needs one. */
+    private static Map<String, Object> whatIfRequest;
+    private static String whatIfRun;
 
     /** Who calls. The strangers hold no credential that works; the rest stand in team A, team B or above both. */
     enum Who {
@@ -131,7 +136,8 @@ class IsolationTest extends ApiTest {
                 || '/' || (SELECT count(*) FROM training_plans)
                 || '/' || (SELECT md5(coalesce(string_agg(region || instance_type || total, ',' ORDER BY id), ''))
                       FROM offerings)
-                || '/' || (SELECT count(*) FROM webhooks) || '/' || (SELECT count(*) FROM webhook_deliveries)""";
+                || '/' || (SELECT count(*) FROM webhooks) || '/' || (SELECT count(*) FROM webhook_deliveries)
+                || '/' || (SELECT count(*) FROM what_if_runs)""";
 
     /** One API operation as the document lists it, with the access rule of the handler that serves it. */
     record Operation(String method, String pattern, Access.Level level) {
@@ -523,6 +529,10 @@ class IsolationTest extends ApiTest {
         samples.put("PUT /api/v1/admin/fleet/{region}/{instanceType}", fixed("/api/v1/admin/fleet/us-east-1/" + M5,
                 Map.of("onDemandCapacity", 0)));
         samples.put("GET /api/v1/admin/audit", fixed("/api/v1/admin/audit", null));
+        samples.put("POST /api/v1/admin/what-if", new Sample(() -> "/api/v1/admin/what-if", this::whatIfRequest));
+        samples.put("GET /api/v1/admin/what-if", fixed("/api/v1/admin/what-if", null));
+        samples.put("GET /api/v1/admin/what-if/{id}", new Sample(() -> "/api/v1/admin/what-if/" + whatIfRun(),
+                () -> null));
         samples.put("POST /api/v1/admin/tokens", fixed("/api/v1/admin/tokens", Map.of("name", "automation")));
         samples.put("GET /api/v1/admin/tokens", fixed("/api/v1/admin/tokens", null));
         samples.put("DELETE /api/v1/admin/tokens/{id}", new Sample(() -> "/api/v1/admin/tokens/"
@@ -547,6 +557,30 @@ class IsolationTest extends ApiTest {
                 .asLong();
         jdbc.sql("UPDATE webhook_deliveries SET state = 'FAILED', done_at = now() WHERE id = ?").param(id).update();
         return id;
+    }
+
+    /** A window of history in which a job ran, and a change of the capacity it ran on: a what-if run to start. */
+    private Map<String, Object> whatIfRequest() {
+        if (whatIfRequest == null) {
+            capacity(WHAT_IF_TYPE, 1);
+            String team = team(Map.of(WHAT_IF_TYPE, 1));
+            Instant from = Instant.now();
+            var body = new HashMap<>(job("iso-history", entry(WHAT_IF_TYPE, 1)));
+            body.put("local", Map.of("runtimeSeconds", 1));
+            submit(team, body);
+            awaitStatus(team, "iso-history", "COMPLETED");
+            whatIfRequest = Map.of("input", Map.of("from", from.toString(), "to", Instant.now().toString()),
+                    "edits", List.of(Map.of("kind", "offering-capacity", "region", "us-east-1", "instanceType",
+                            WHAT_IF_TYPE, "instances", 2)));
+        }
+        return whatIfRequest;
+    }
+
+    private String whatIfRun() {
+        if (whatIfRun == null) {
+            whatIfRun = expect(api.post("/api/v1/admin/what-if", whatIfRequest()), 202).json().get("id").asString();
+        }
+        return whatIfRun;
     }
 
     private static Sample fixed(String path, Object body) {
@@ -590,6 +624,18 @@ class IsolationTest extends ApiTest {
         pages.put("GET /admin/users", get(Access.Level.PLATFORM_ADMIN, "/admin/users"));
         pages.put("GET /admin/plans", get(Access.Level.PLATFORM_ADMIN, "/admin/plans"));
         pages.put("GET /admin/fleet", get(Access.Level.PLATFORM_ADMIN, "/admin/fleet"));
+        pages.put("GET /admin/what-if", get(Access.Level.PLATFORM_ADMIN, "/admin/what-if"));
+        pages.put("GET /admin/what-if/runs", get(Access.Level.PLATFORM_ADMIN, "/admin/what-if/runs"));
+        pages.put("GET /admin/what-if/{id}", new Page(Access.Level.PLATFORM_ADMIN, () -> "/admin/what-if/" + whatIfRun(),
+                Map::of, false));
+        pages.put("GET /admin/what-if/{id}/panel", new Page(Access.Level.PLATFORM_ADMIN,
+                () -> "/admin/what-if/" + whatIfRun() + "/panel", Map::of, false));
+        pages.put("POST /admin/what-if", new Page(Access.Level.PLATFORM_ADMIN, () -> "/admin/what-if", () -> {
+            @SuppressWarnings("unchecked")
+            var window = (Map<String, String>) whatIfRequest().get("input");
+            String capacity = "capacity|us-east-1|" + WHAT_IF_TYPE + "|on-demand";
+            return Map.of("source", "history", "from", window.get("from"), "to", window.get("to"), capacity, "2");
+        }, true));
         pages.put("POST /teams/{team}/jobs", new Page(Access.Level.MEMBER, () -> a + "/jobs",
                 () -> jobForm("console-" + UNIQUE.incrementAndGet()), true));
         pages.put("POST /teams/{team}/jobs/explain", new Page(Access.Level.MEMBER, () -> a + "/jobs/explain",

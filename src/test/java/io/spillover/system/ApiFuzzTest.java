@@ -59,7 +59,8 @@ class ApiFuzzTest extends ApiTest {
                       ORDER BY id), '')) FROM offerings)
                 || '/' || (SELECT md5(coalesce(string_agg(team || name || url || array_to_string(events, ',')
                       || job_name_glob, ',' ORDER BY team, name), '')) FROM webhooks)
-                || '/' || (SELECT count(*) FROM webhook_deliveries)""";
+                || '/' || (SELECT count(*) FROM webhook_deliveries)
+                || '/' || (SELECT count(*) FROM what_if_runs)""";
 
     @Autowired
     JdbcClient jdbc;

@@ -1,0 +1,92 @@
+package io.spillover.replay;
+
+import io.spillover.catalog.Catalog;
+import io.spillover.placement.PlanState;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Replays a trace under every policy of a configuration, on the same fleet and the same jobs, one policy
+ * after the other.
+ */
+public final class Replay {
+
+    private final ReplayConfig config;
+    private final Fleet fleet;
+    private final TraceModel model;
+    private final boolean exact;
+    private final LongSupplier stopwatch;
+
+    /**
+     * @param exact     hand the core the whole queue and every polling try (slow; for checking the shortcuts)
+     * @param stopwatch nanoseconds from some fixed point ({@code System::nanoTime}), to report what each policy's
+     *                  replay cost in real time: the replay itself reads no clock
+     */
+    public Replay(ReplayConfig config, Catalog catalog, boolean exact, LongSupplier stopwatch) {
+        this.config = config;
+        this.fleet = Fleet.of(config, catalog);
+        this.model = TraceModel.of(config, catalog);
+        this.exact = exact;
+        this.stopwatch = stopwatch;
+    }
+
+    /**
+     * @param finished told of each policy as it finishes, with every job's run, for a long run's log and files
+     */
+    public ReplayResult run(String traceName, List<TraceJob> trace, Window window,
+                            BiConsumer<PolicyRun, PolicyReport> finished) {
+        List<TraceJob> selected = window.select(trace);
+        JobChoices.Built built = new JobChoices(fleet, model).build(selected);
+        var reports = new ArrayList<PolicyReport>();
+        for (Policy policy : config.policies()) {
+            long start = stopwatch.getAsLong();
+            PolicyRun run = policy instanceof Policy.Polling polling
+                    ? new PollingReplay(fleet, exact).run(polling, built.jobs())
+                    : new QueueReplay(fleet, exact).run(policy, built.jobs());
+            PolicyReport report = PolicyReport.of(run, fleet, (stopwatch.getAsLong() - start) / 1_000_000);
+            reports.add(report);
+            finished.accept(run, report);
+        }
+        return new ReplayResult(traceName, config.description(), window.describe(selected.size(), trace.size()),
+                trace.size(), selected.size(), built.jobs().size(), built.unplaceable(), built.infeasibleEntries(),
+                built.entriesBeyondFive(), offerings(), plans(), quotas(), runtimes(), weights(),
+                (int) selected.stream().map(TraceJob::team).distinct().count(), reports,
+                Goals.of(reports, config.fairnessGoal()));
+    }
+
+    private Map<String, Integer> offerings() {
+        var offerings = new LinkedHashMap<String, Integer>();
+        fleet.offerings().forEach(k -> offerings.put(k.describe() + (k.isPlan() ? " (" + k.instanceType() + " in "
+                + k.region() + ")" : ""), fleet.total(k)));
+        return offerings;
+    }
+
+    private Map<String, List<String>> plans() {
+        var plans = new LinkedHashMap<String, List<String>>();
+        for (PlanState plan : fleet.plans()) {
+            plans.put(plan.name(), plan.teams().stream().sorted().toList());
+        }
+        return plans;
+    }
+
+    /** Every team's quota: the same for all in the benchmark's fleet. */
+    private Map<String, Integer> quotas() {
+        return fleet.otherTeams().orElseThrow().instanceLimits();
+    }
+
+    private Map<String, String> runtimes() {
+        var runtimes = new LinkedHashMap<String, String>();
+        model.types().forEach(t -> runtimes.put(t.instanceType(), t.generation().column() + " / " + t.speedup()));
+        return runtimes;
+    }
+
+    private Map<String, Double> weights() {
+        var weights = new LinkedHashMap<String, Double>();
+        model.types().forEach(t -> weights.put(t.instanceType(), t.firstChoiceWeight()));
+        return weights;
+    }
+}
