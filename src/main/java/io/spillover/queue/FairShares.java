@@ -42,6 +42,7 @@ public class FairShares {
      * @param typical   per team, the median of its latest completed runs; absent when it has none
      * @param byProfile per team and profile, the median of the profile's latest completed runs, for profiles
      *                  with at least {@link #PROFILE_RUNS}
+     * @param sweeps    what is known now of the sweeps of the jobs a cycle decides; empty outside a cycle
      */
     public record Snapshot(Instant at, QueuePolicy policy, Map<String, TeamShare> shares, Map<String, Duration> typical,
                            Map<String, Map<String, Duration>> byProfile, Duration platformTypical,
