@@ -99,6 +99,14 @@ public final class Capacity {
         return offerings.values();
     }
 
+    public Collection<PlanState> plans() {
+        return plans.values();
+    }
+
+    public Collection<TeamState> teams() {
+        return teams.values();
+    }
+
     /** Books a selection: the offering's use, the team's use of the type, its accelerators and one job. */
     public void take(String team, PreferenceEntry entry, int acceleratorsPerInstance) {
         OfferingKey key = entry.offering();

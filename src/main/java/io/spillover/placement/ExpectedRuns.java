@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * typical run stands: the median of its profile's, team's or platform's latest runs.
  *
  * <p>A job's own maximum run time bounds all of this: it cannot run longer. Without any other knowledge it is
- * the estimate itself, as its user's word on this job.
+ * the estimate itself, as its user's word on this job; a hint of its expected run ({@code expectedRuntimeSeconds}),
+ * when given, is that word instead, and bounds nothing.
  */
 public final class ExpectedRuns {
 
@@ -110,8 +111,19 @@ public final class ExpectedRuns {
      * @return the expected run, null when nothing at all is known
      */
     public static Duration expected(Duration maxRuntime, Sweep sweep, Duration typical) {
+        return expected(maxRuntime, null, sweep, typical);
+    }
+
+    /**
+     * As {@link #expected(Duration, Sweep, Duration)}, with the run its user expects ({@code expectedRuntimeSeconds}):
+     * a hint stands where the maximum run time would (the user's word on this job, closer to the run than a limit
+     * padded for safety), but unlike it bounds nothing; the maximum run time still does.
+     *
+     * @param hint how long the job's user expects it to run, null for none
+     */
+    public static Duration expected(Duration maxRuntime, Duration hint, Sweep sweep, Duration typical) {
         Objects.requireNonNull(sweep, "sweep");
-        Duration known = maxRuntime != null ? maxRuntime : typical;
+        Duration known = hint != null ? hint : maxRuntime != null ? maxRuntime : typical;
         Duration estimate;
         if (sweep.isEmpty()) {
             estimate = known;

@@ -455,7 +455,7 @@ public final class QueuePass {
     }
 
     /** A duration as a person says it: 45 s, 4 min, 2 h 30 min, 3 d. */
-    static String words(Duration duration) {
+    public static String words(Duration duration) {
         long seconds = Math.max(0, (duration.toMillis() + 999) / 1000);
         if (seconds < 60) {
             return seconds + " s";
