@@ -1,5 +1,6 @@
 package io.spillover.bench;
 
+import io.spillover.replay.EstimateAccuracy;
 import io.spillover.replay.Policy;
 import io.spillover.replay.Window;
 import java.nio.file.Path;
@@ -21,10 +22,12 @@ import java.util.Set;
  *                {@code replay-full-scarce*}, section {@code replay-full-scarce}), empty for the default
  * @param shiftTeams replay the trace with each team's submissions moved by an offset of up to
  *                   {@value #SHIFT_DAYS} days drawn from this seed ({@code Trace#shiftTeams}), null for as recorded
+ * @param estimates  how the default policy's estimated starts are measured ({@code --estimates=N}: at most N jobs,
+ *                   0 for all; {@code --arrivals=none|last-day}); null with {@code --estimates=off}
  */
 record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Window window,
                     List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, Long shiftTeams,
-                    String command) {
+                    EstimateAccuracy.Settings estimates, String command) {
 
     static final int SHIFT_DAYS = 14;
 
@@ -32,7 +35,8 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
     static final String USAGE = """
             usage: BenchMain quick|full [--parts=core,replay,service] [--trace=PATH] [--fleet=PATH] [--window-days=D]
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
-                                        [--label=NAME] [--shift-teams=SEED]
+                                        [--label=NAME] [--shift-teams=SEED] [--estimates=N|off]
+                                        [--arrivals=none|last-day]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
                         ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
                         ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
@@ -55,7 +59,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
             options.put(eq < 0 ? token.substring(2) : token.substring(2, eq), eq < 0 ? "true" : token.substring(eq + 1));
         }
         var known = Set.of("parts", "trace", "fleet", "window-days", "max-jobs", "poll", "out", "doc", "exact",
-                "label", "shift-teams");
+                "label", "shift-teams", "estimates", "arrivals");
         options.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("unknown option --" + k + "\n" + USAGE);
         });
@@ -73,7 +77,21 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                 Path.of(options.getOrDefault("out", "target/bench")),
                 Path.of(options.getOrDefault("doc", "docs/benchmarks.md")),
                 Boolean.parseBoolean(options.getOrDefault("exact", "false")), options.getOrDefault("label", ""),
-                options.containsKey("shift-teams") ? Long.valueOf(options.get("shift-teams")) : null, command);
+                options.containsKey("shift-teams") ? Long.valueOf(options.get("shift-teams")) : null,
+                estimates(options.getOrDefault("estimates", quick ? "300" : "0"), options.getOrDefault("arrivals", "none")),
+                command);
+    }
+
+    private static EstimateAccuracy.Settings estimates(String jobs, String arrivals) {
+        if (jobs.equals("off")) {
+            return null;
+        }
+        var model = switch (arrivals) {
+            case "none" -> EstimateAccuracy.Arrivals.NONE;
+            case "last-day" -> EstimateAccuracy.Arrivals.LAST_DAY;
+            default -> throw new IllegalArgumentException("--arrivals takes none or last-day, not " + arrivals);
+        };
+        return EstimateAccuracy.Settings.DEFAULT.withMaxJobs(Integer.parseInt(jobs)).withArrivals(model);
     }
 
     /** "60x3,30x3": every 60 s, 3 tries per type; then every 30 s, 3 tries per type. */

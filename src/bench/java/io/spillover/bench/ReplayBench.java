@@ -40,14 +40,25 @@ final class ReplayBench {
                     + options.shiftTeams() + ")";
         }
         System.out.printf("Replaying %s (%d jobs) on %s%n", traceName, trace.size(), options.fleet());
-        return new Replay(config, catalog(), options.exact(), System::nanoTime).run(traceName, trace, options.window(),
-                (run, report) -> {
+        ReplayResult result = new Replay(config, catalog(), options.exact(), System::nanoTime).run(traceName, trace,
+                options.window(), options.estimates(), (run, report) -> {
                     System.out.printf("  %-20s %6d jobs, mean wait %10.0f s, p99 %9d s, %5.1f%% on first choice,"
                                     + " %,d evaluations in %,d ms%n", report.policy(), report.jobs(),
                             report.queueingDelay().mean(), report.queueingDelay().p99(), 100 * report.firstChoiceShare(),
                             report.evaluations(), report.wallMillis());
                     writeRuns(options.out().resolve(options.replayName() + "-runs-" + report.policy() + ".csv"), run);
                 });
+        if (result.estimates() != null) {
+            var e = result.estimates();
+            System.out.printf("  estimates: %d jobs, coverage %.3f, median relative error %.3f (bias %+.3f); naive %.3f,"
+                            + " %.3f (bias %+.3f); %d forecasts in %,d ms%n", e.jobs(), e.intervalCoverage(),
+                    e.medianRelativeError(), e.medianBias(), e.baseline().intervalCoverage(),
+                    e.baseline().medianRelativeError(), e.baseline().medianBias(), e.forecasts(), e.forecastMillis());
+            e.byWait().forEach(b -> System.out.printf("    %-14s %5d jobs: coverage %.3f, error %.3f; naive %.3f, %.3f%n",
+                    b.waited(), b.jobs(), b.intervalCoverage(), b.medianRelativeError(), b.naiveCoverage(),
+                    b.naiveError()));
+        }
+        return result;
     }
 
     /** Every job's run, one line each, for whoever wants to look further than the tables. */

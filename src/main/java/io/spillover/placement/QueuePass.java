@@ -83,7 +83,17 @@ public final class QueuePass {
      */
     public <I extends Comparable<I>> Result<I> decide(List<QueuedRequest<I>> queue, Capacity capacity,
                                                       Map<String, TeamShare> shares, Instant now) {
-        return new Run<I>(queue, capacity, shares, now).decide();
+        return new Run<I>(queue, capacity, shares, now, true).decide();
+    }
+
+    /**
+     * The same pass, selections, holds and revisits alike, without the reasons of the jobs left waiting: their
+     * decisions are NOTHING_FITS with no verdicts. For callers that need only what starts (a forecast runs many
+     * passes and reads no reason); wording every waiting job's verdicts is most of a long pass's work.
+     */
+    public <I extends Comparable<I>> Result<I> selections(List<QueuedRequest<I>> queue, Capacity capacity,
+                                                          Map<String, TeamShare> shares, Instant now) {
+        return new Run<I>(queue, capacity, shares, now, false).decide();
     }
 
     /** The state of one pass. */
@@ -108,7 +118,12 @@ public final class QueuePass {
         /** How many entries of each job were tried and refused (refused entries stay refused: capacity only shrinks). */
         private final Map<QueuedRequest<I>, Integer> tried = new HashMap<>();
 
-        Run(List<QueuedRequest<I>> queue, Capacity capacity, Map<String, TeamShare> shares, Instant now) {
+        /** Whether the jobs left waiting get their verdicts and reasons. */
+        private final boolean worded;
+
+        Run(List<QueuedRequest<I>> queue, Capacity capacity, Map<String, TeamShare> shares, Instant now,
+            boolean worded) {
+            this.worded = worded;
             this.capacity = capacity;
             this.shares = shares;
             this.now = now;
@@ -234,6 +249,10 @@ public final class QueuePass {
         }
 
         private Outcome<I> waiting(QueuedRequest<I> job) {
+            if (!worded) {
+                return new Outcome<>(job, new Decision(Decision.Outcome.NOTHING_FITS, List.of()),
+                        revisitAt(job, capacity, now));
+            }
             Line line = lines.get(job.request().team());
             QueuedRequest<I> head = line.firstWaiting();
             if (line.strict() && head != job) {

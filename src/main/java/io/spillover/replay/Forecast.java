@@ -281,8 +281,17 @@ public final class Forecast {
                     Known.NOTHING, "an hour each, as no run has ended yet"));
         }
 
+        /**
+         * The pool's runs by Kaplan and Meier, its running jobs counted as runs at least as long as they have gone:
+         * the latest ended runs alone are mostly short ones (a long run ends late), and would end the long runs
+         * going on now too soon.
+         */
         RunDraw pool(RunPool pool) {
-            return pools.computeIfAbsent(pool, p -> RunDraw.empirical(p.sorted()));
+            return pools.computeIfAbsent(pool, p -> {
+                long[] going = situation.running().stream().filter(r -> r.runs().pool() == p)
+                        .mapToLong(r -> Math.max(1, r.ranFor().toSeconds())).toArray();
+                return going.length == 0 ? RunDraw.empirical(p.sorted()) : RunDraw.kaplanMeier(p.sorted(), going);
+            });
         }
 
         Map<I, StartEstimate> estimates() {
@@ -671,7 +680,7 @@ public final class Forecast {
                 if (exact) {
                     take = Integer.MAX_VALUE;
                 } else if (line.strict) {
-                    take = free + io.spillover.placement.PreferenceList.MAX_ENTRIES + 1;
+                    take = free + 1; // its first that cannot start holds back the rest; only its head may hold
                 } else {
                     int entries = head.request.request().preferences().size();
                     int room = 0;
@@ -686,7 +695,9 @@ public final class Forecast {
                     if (!mayHold && (room == 0 || !capacity.anyEntryCouldFit(head.request.request()))) {
                         continue;
                     }
-                    take = room + entries + 1;
+                    // each start takes an instance at least; a holder holds on one offering, so a line holds on
+                    // its entries' offerings at most
+                    take = room + (mayHold ? entries : 0);
                 }
                 chosen.add(line);
                 takes.add(take);
@@ -717,7 +728,7 @@ public final class Forecast {
             passes++;
             decisions += fed.size();
             Map<String, TeamShare> shares = policy.fairShare() ? shares(t) : Map.of();
-            QueuePass.Result<I> result = model.pass.decide(fed, capacity, shares, at);
+            QueuePass.Result<I> result = model.pass.selections(fed, capacity, shares, at);
             for (QueuePass.Outcome<I> outcome : result.outcomes()) {
                 Job<I> job = byId.get(outcome.job().id());
                 if (outcome.decision().isSelected()) {

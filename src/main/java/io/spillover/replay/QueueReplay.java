@@ -40,7 +40,7 @@ import java.util.TreeMap;
 public final class QueueReplay {
 
     /** A run going on: a job of the replay's, or (job null) a {@link Holding} from before it began. */
-    private record Running(long endSeconds, int rank, long startSeconds, ReplayJob job, String team,
+    record Running(long endSeconds, int rank, long startSeconds, ReplayJob job, String team,
                            PreferenceEntry entry, double charge) {
     }
 
@@ -72,6 +72,26 @@ public final class QueueReplay {
      * @param progress told of each start
      */
     public PolicyRun run(Policy policy, List<ReplayJob> jobs, List<Holding> holdings, Progress progress) {
+        return run(policy, jobs, holdings, progress, null);
+    }
+
+    /**
+     * The replay as it stands after a step, for an observer that reads it and changes nothing (the estimates of
+     * {@link EstimateAccuracy}).
+     *
+     * @param submitted the jobs submitted at this step
+     */
+    record Step(long now, QueuePolicy rules, Ledger ledger, RuntimeHistory history,
+                java.util.Map<QueuedRequest<String>, ReplayJob> pending, java.util.Collection<Running> running,
+                List<ReplayJob> submitted) {
+    }
+
+    /** Told of every step once its starts are made; reads only. */
+    interface Observer {
+        void stepped(Step step);
+    }
+
+    PolicyRun run(Policy policy, List<ReplayJob> jobs, List<Holding> holdings, Progress progress, Observer observer) {
         if (policy instanceof Policy.Polling) {
             throw new IllegalArgumentException("polling has no server-side queue: see PollingReplay");
         }
@@ -121,6 +141,7 @@ public final class QueueReplay {
                 events++;
             }
             var concerned = new LinkedHashSet<QueuedRequest<String>>();
+            int firstSubmitted = next;
             while (next < jobs.size() && jobs.get(next).submitSeconds() == now) {
                 ReplayJob job = jobs.get(next++);
                 history.submitted(job);
@@ -186,6 +207,10 @@ public final class QueueReplay {
                     runs.add(new JobRun(job, now, end, selected.index(), entry));
                     progress.started(runs.size(), jobs.size());
                 }
+            }
+            if (observer != null) {
+                observer.stepped(new Step(now, rules, ledger, history, java.util.Collections.unmodifiableMap(pending),
+                        java.util.Collections.unmodifiableCollection(running), jobs.subList(firstSubmitted, next)));
             }
         }
         if (!ledger.idle()) {

@@ -39,9 +39,19 @@ public final class Replay {
      */
     public ReplayResult run(String traceName, List<TraceJob> trace, Window window,
                             BiConsumer<PolicyRun, PolicyReport> finished) {
+        return run(traceName, trace, window, null, finished);
+    }
+
+    /**
+     * @param estimates how to measure the estimated starts on the default policy's replay ({@link EstimateAccuracy}),
+     *                  null not to
+     */
+    public ReplayResult run(String traceName, List<TraceJob> trace, Window window, EstimateAccuracy.Settings estimates,
+                            BiConsumer<PolicyRun, PolicyReport> finished) {
         List<TraceJob> selected = window.select(trace);
         JobChoices.Built built = new JobChoices(fleet, model).build(selected);
         var reports = new ArrayList<PolicyReport>();
+        PolicyRun measured = null;
         for (Policy policy : config.policies()) {
             long start = stopwatch.getAsLong();
             PolicyRun run = policy instanceof Policy.Polling polling
@@ -50,12 +60,18 @@ public final class Replay {
             PolicyReport report = PolicyReport.of(run, fleet, (stopwatch.getAsLong() - start) / 1_000_000);
             reports.add(report);
             finished.accept(run, report);
+            if (policy.name().equals(Goals.POLICY)) {
+                measured = run;
+            }
         }
+        EstimateReport accuracy = estimates == null || measured == null ? null
+                : new EstimateAccuracy(fleet, estimates, stopwatch).measure((Policy.Queued) measured.policy(),
+                built.jobs(), measured);
         return new ReplayResult(traceName, config.description(), window.describe(selected.size(), trace.size()),
                 trace.size(), selected.size(), built.jobs().size(), built.unplaceable(), built.infeasibleEntries(),
                 built.entriesBeyondFive(), offerings(), plans(), quotas(), runtimes(), weights(),
                 (int) selected.stream().map(TraceJob::team).distinct().count(), reports,
-                Goals.of(reports, config.fairnessGoal()));
+                Goals.of(reports, config.fairnessGoal()), accuracy);
     }
 
     private Map<String, Integer> offerings() {

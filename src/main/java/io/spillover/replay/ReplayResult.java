@@ -16,12 +16,13 @@ import java.util.Map;
  * @param quotas             every team's per-type quota
  * @param runtimes           how a job's run time on each type follows from the trace
  * @param goals              the queue-policy issue's goals, as this replay meets them or not
+ * @param estimates          how well starts were estimated on the default policy's replay, null when not measured
  */
 public record ReplayResult(String trace, String configuration, String window, int jobsInTrace, int jobsSelected,
                            int jobsReplayed, List<String> unplaceable, int infeasibleEntries, int entriesBeyondFive,
                            Map<String, Integer> offerings, Map<String, List<String>> plans, Map<String, Integer> quotas,
                            Map<String, String> runtimes, Map<String, Double> firstChoiceWeights, int teams,
-                           List<PolicyReport> policies, List<Goals> goals) {
+                           List<PolicyReport> policies, List<Goals> goals, EstimateReport estimates) {
 
     public ReplayResult {
         unplaceable = List.copyOf(unplaceable);

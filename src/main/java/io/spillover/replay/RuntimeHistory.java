@@ -39,6 +39,9 @@ final class RuntimeHistory {
     private final Map<String, long[]> latest = new HashMap<>();
     private final Map<String, Integer> sweepOf = new HashMap<>();
     private final Map<Integer, Sweep> sweeps = new HashMap<>();
+    /** Pools made since the last run ended. */
+    private final Map<String, RunPool> pools = new HashMap<>();
+    private RunPool platform;
 
     /** @param window how many of a team's (and of a profile's) latest runs count */
     RuntimeHistory(int window) {
@@ -63,6 +66,8 @@ final class RuntimeHistory {
     }
 
     void ended(ReplayJob job, Duration run) {
+        pools.clear();
+        platform = null;
         long seconds = Math.max(1, run.toSeconds());
         add(byTeam.computeIfAbsent(job.team(), t -> new ArrayDeque<>()), seconds, window);
         add(byProfile.computeIfAbsent(key(job.team(), job.profile()), k -> new ArrayDeque<>()), seconds, window);
@@ -111,6 +116,58 @@ final class RuntimeHistory {
         }
         long[] medians = byTeam.values().stream().filter(r -> !r.isEmpty()).mapToLong(RuntimeHistory::median).toArray();
         return medians.length == 0 ? null : Duration.ofSeconds(lowerMedian(medians));
+    }
+
+    /** The key of the job's sweep, as a forecast's {@link Runs#sweep} names it. */
+    String sweepKey(ReplayJob job) {
+        Integer sweep = sweepOf.get(job.id());
+        return sweep == null ? null : Integer.toString(sweep);
+    }
+
+    /** The ended runs of every sweep that has any, by {@link #sweepKey}. */
+    Map<String, List<Duration>> sweepRuns() {
+        var runs = new HashMap<String, List<Duration>>();
+        sweeps.forEach((sweep, known) -> {
+            if (!known.ended.isEmpty()) {
+                runs.put(Integer.toString(sweep), known.ended.stream().map(Duration::ofSeconds).toList());
+            }
+        });
+        return runs;
+    }
+
+    /**
+     * What a forecast knows of the job's run now, as the service would: its sweep, its maximum run time, and the
+     * latest runs of its profile (once it has {@link #PROFILE_RUNS}), else of its team, else of the platform (every
+     * team's latest), to draw from.
+     */
+    Runs runs(ReplayJob job, Duration maxRuntime) {
+        return new Runs(maxRuntime, null, sweepKey(job), typical(job.team(), job.profile()),
+                pool(job.team(), job.profile()));
+    }
+
+    /** The runs {@link #typical} takes its median of, as a pool; the platform's is every team's latest. */
+    RunPool pool(String team, String profile) {
+        return pools.computeIfAbsent(key(team, profile == null ? "" : profile), k -> {
+            Deque<Long> ofProfile = profile == null ? null : byProfile.get(key(team, profile));
+            if (ofProfile != null && ofProfile.size() >= Math.min(PROFILE_RUNS, window)) {
+                return new RunPool(ofProfile.stream().map(Duration::ofSeconds).toList(),
+                        "profile " + profile + "'s history in team " + team);
+            }
+            Deque<Long> ofTeam = byTeam.get(team);
+            if (ofTeam != null && !ofTeam.isEmpty()) {
+                return new RunPool(ofTeam.stream().map(Duration::ofSeconds).toList(), "team " + team + "'s history");
+            }
+            return platform();
+        });
+    }
+
+    /** Every team's latest runs: the platform's history. */
+    RunPool platform() {
+        if (platform == null) {
+            platform = new RunPool(byTeam.values().stream().flatMap(Deque::stream).map(Duration::ofSeconds).toList(),
+                    "the platform's history");
+        }
+        return platform;
     }
 
     private static void add(Deque<Long> runs, long seconds, int window) {

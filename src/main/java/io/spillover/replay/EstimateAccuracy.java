@@ -1,0 +1,263 @@
+package io.spillover.replay;
+
+import io.spillover.placement.Capacity;
+import io.spillover.placement.QueuePolicy;
+import io.spillover.placement.QueuedRequest;
+import io.spillover.placement.TeamShare;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * How well a {@link Forecast} estimates starts, where the truth is known: a queue policy's replay is run again, and at
+ * the step in which each chosen job was submitted (its submission's cycle done, the job still waiting) a forecast
+ * from what the replay knew then, and only that, estimates its start; the start the replay then gave it is the truth.
+ * Beside it, a naive estimate as a Slurm-like scheduler gives one: the job's place in the line of jobs waiting for its
+ * first choice's type, times the platform's mean run, over the type's instances. The replay's decisions are those of
+ * the policy's own run (checked: estimating changes none of them).
+ */
+public final class EstimateAccuracy {
+
+    /** How the forecast expects jobs submitted after the moment of the estimate. */
+    public enum Arrivals {
+        /** No job is expected: what waits now is all there is. */
+        NONE,
+        /** The last day's submissions are expected again every day, for {@link Settings#arrivalDays} days. */
+        LAST_DAY
+    }
+
+    /**
+     * @param maxJobs     at most this many jobs are estimated, a random sample (from {@code seed}) of those that waited
+     *                    at least {@code minWait}; 0 for all of them
+     * @param minWait     only jobs that waited this long are measured
+     * @param arrivalDays how many days ahead {@link Arrivals#LAST_DAY} repeats the last day's submissions
+     * @param samples     the forecast's samples
+     */
+    public record Settings(int maxJobs, Duration minWait, Arrivals arrivals, int arrivalDays, int samples, long seed) {
+
+        public static final Settings DEFAULT = new Settings(0, Duration.ofMinutes(10), Arrivals.NONE, 7,
+                Forecast.SAMPLES, 17);
+
+        public Settings withMaxJobs(int jobs) {
+            return new Settings(jobs, minWait, arrivals, arrivalDays, samples, seed);
+        }
+
+        public Settings withArrivals(Arrivals model) {
+            return new Settings(maxJobs, minWait, model, arrivalDays, samples, seed);
+        }
+
+        public Settings withSamples(int count) {
+            return new Settings(maxJobs, minWait, arrivals, arrivalDays, count, seed);
+        }
+    }
+
+    private final Fleet fleet;
+    private final Settings settings;
+    private final LongSupplier stopwatch;
+
+    /** @param stopwatch nanoseconds from a fixed point, to report what the forecasts cost; the replay reads no clock */
+    public EstimateAccuracy(Fleet fleet, Settings settings, LongSupplier stopwatch) {
+        this.fleet = fleet;
+        this.settings = settings;
+        this.stopwatch = stopwatch;
+    }
+
+    /** One job's estimate at its submission, the naive one, and what happened. */
+    record Estimated(ReplayJob job, long waited, Long p10, Long p50, Long p90, long naiveLow, long naive, long naiveHigh) {
+    }
+
+    /**
+     * @param run the policy's own replay of the jobs, whose starts are the truth
+     */
+    public EstimateReport measure(Policy.Queued policy, List<ReplayJob> jobs, PolicyRun run) {
+        if (policy.knowledge() != Policy.Knowledge.HISTORY) {
+            throw new IllegalArgumentException("estimates are measured on what the service knows: " + policy.name());
+        }
+        Map<String, JobRun> truth = new HashMap<>();
+        run.runs().forEach(r -> truth.put(r.job().id(), r));
+        List<String> waitedLong = run.runs().stream()
+                .filter(r -> r.waitSeconds() >= settings.minWait().toSeconds())
+                .map(r -> r.job().id()).sorted().toList();
+        Set<String> chosen = choose(waitedLong);
+        var estimates = new ArrayList<Estimated>();
+        var forecast = new Forecast(fleet.catalog(), settings.samples(), Forecast.HORIZON);
+        long[] cost = new long[3];
+        var observed = new QueueReplay(fleet, false).run(policy, jobs, List.of(), Progress.NONE, step -> {
+            var targets = new HashMap<String, ReplayJob>();
+            for (ReplayJob job : step.submitted()) {
+                if (chosen.contains(job.id())) {
+                    targets.put(job.id(), job);
+                }
+            }
+            if (targets.isEmpty()) {
+                return;
+            }
+            long started = stopwatch.getAsLong();
+            Situation<String> situation = situation(step, jobs);
+            Forecast.Result<String> result = forecast.estimate(situation, targets.keySet());
+            cost[0]++;
+            cost[1] += stopwatch.getAsLong() - started;
+            cost[2] += result.passes();
+            targets.values().stream().sorted(java.util.Comparator.comparing(ReplayJob::id)).forEach(job -> {
+                StartEstimate estimate = result.estimates().get(job.id());
+                long[] naive = naive(job, step, policy);
+                estimates.add(new Estimated(job, truth.get(job.id()).waitSeconds(), offset(estimate.p10(), job),
+                        offset(estimate.p50(), job), offset(estimate.p90(), job), naive[0], naive[1], naive[2]));
+                if (Boolean.getBoolean("dev.print")) { // DEV
+                    JobRun t = truth.get(job.id());
+                    long over = run.runs().stream().filter(r -> r.job().submitSeconds() > job.submitSeconds() && r.startSeconds() < t.startSeconds()).count();
+                    long overTeam = run.runs().stream().filter(r -> r.job().team().equals(job.team()) && r.job().submitSeconds() > job.submitSeconds() && r.startSeconds() < t.startSeconds()).count();
+                    long before = run.runs().stream().filter(r -> r.job().submitSeconds() <= job.submitSeconds() && r.startSeconds() < t.startSeconds() && r.startSeconds() >= job.submitSeconds()).count();
+                    System.out.printf("DEV2 %s overtaken by %d (team %d), started before it from the queue then %d%n", job.id(), over, overTeam, before);
+                    System.out.printf("DEV %s team %s gpus %d first %s: wait %d, est %s/%s/%s entry %s; got entry %d %s; run %d; %s; pending %d running %d%n",
+                            job.id(), job.team(), job.accelerators(), job.choices().get(0).instanceType(), t.waitSeconds(),
+                            offset(estimate.p10(), job), offset(estimate.p50(), job), offset(estimate.p90(), job),
+                            estimate.entry(), t.choice(), t.entry().instanceType(), t.runSeconds(), estimate.basis(),
+                            step.pending().size(), step.running().size());
+                }
+            });
+        });
+        if (!Fixed.starts(observed).equals(Fixed.starts(run))) {
+            throw new IllegalStateException("estimating changed the replay's decisions");
+        }
+        return EstimateReport.of(policy.name(), describe(waitedLong.size(), chosen.size()), settings, waitedLong.size(),
+                estimates, cost[0], cost[1] / 1_000_000, cost[2]);
+    }
+
+    private String describe(int waited, int chosen) {
+        return (chosen == waited ? "every one of the " + waited : "a random sample (seed " + settings.seed() + ") of "
+                + chosen + " of the " + waited) + " jobs that waited at least "
+                + io.spillover.placement.QueuePass.words(settings.minWait()) + ", each estimated at its submission";
+    }
+
+    private Set<String> choose(List<String> waitedLong) {
+        if (settings.maxJobs() <= 0 || waitedLong.size() <= settings.maxJobs()) {
+            return new HashSet<>(waitedLong);
+        }
+        var shuffled = new ArrayList<>(waitedLong);
+        Collections.shuffle(shuffled, new java.util.Random(settings.seed()));
+        return new HashSet<>(shuffled.subList(0, settings.maxJobs()));
+    }
+
+    /** Seconds from the job's submission to the instant; null stays null (no start within the horizon). */
+    private static Long offset(Instant at, ReplayJob job) {
+        return at == null ? null : VirtualTime.seconds(at) - job.submitSeconds();
+    }
+
+    /** What the forecast would be handed at this step, from what the replay knows now. */
+    private Situation<String> situation(QueueReplay.Step step, List<ReplayJob> jobs) {
+        long now = step.now();
+        Instant at = VirtualTime.at(now);
+        QueuePolicy rules = step.rules();
+        Capacity capacity = step.ledger().snapshot();
+        RuntimeHistory history = step.history();
+        var running = new ArrayList<Situation.Running<String>>();
+        var sweeps = new HashSet<String>();
+        for (QueueReplay.Running run : step.running()) {
+            if (run.job() == null) {
+                running.add(new Situation.Running<>("holding-" + run.rank(), run.team(), run.entry(),
+                        Duration.ofSeconds(now - run.startSeconds()), false, Runs.UNKNOWN));
+                continue;
+            }
+            Runs runs = history.runs(run.job(), run.job().maxRuntime());
+            if (runs.sweep() != null) {
+                sweeps.add(runs.sweep());
+            }
+            running.add(new Situation.Running<>(run.job().id(), run.team(), run.entry(),
+                    Duration.ofSeconds(now - run.startSeconds()), false, runs));
+        }
+        var waiting = new ArrayList<Situation.Waiting<String>>(step.pending().size());
+        step.pending().forEach((queued, job) -> {
+            Runs runs = history.runs(job, job.maxRuntime());
+            if (runs.sweep() != null) {
+                sweeps.add(runs.sweep());
+            }
+            waiting.add(new Situation.Waiting<>(queued, runs, null));
+        });
+        Map<String, List<Duration>> sweepRuns = new HashMap<>();
+        history.sweepRuns().forEach((sweep, runs) -> {
+            if (sweeps.contains(sweep)) {
+                sweepRuns.put(sweep, runs);
+            }
+        });
+        Map<String, TeamShare> shares = rules.fairShare() ? step.ledger().shares(at, rules.shareHalfLife()) : Map.of();
+        return new Situation<>(at, rules, capacity.offerings(), capacity.plans(), capacity.teams(), shares, sweepRuns,
+                running, waiting, arrivals(step, jobs));
+    }
+
+    /** The jobs the forecast expects to come, under the settings' model, from the submissions before now only. */
+    private List<Situation.Waiting<String>> arrivals(QueueReplay.Step step, List<ReplayJob> jobs) {
+        if (settings.arrivals() == Arrivals.NONE) {
+            return List.of();
+        }
+        long now = step.now();
+        long day = 86_400;
+        var arrivals = new ArrayList<Situation.Waiting<String>>();
+        int low = 0;
+        int end = jobs.size();
+        while (low < end) { // the first job submitted after now
+            int mid = (low + end) >>> 1;
+            if (jobs.get(mid).submitSeconds() > now) {
+                end = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        for (int i = end - 1; i >= 0 && jobs.get(i).submitSeconds() > now - day; i--) {
+            ReplayJob job = jobs.get(i);
+            Runs runs = step.history().runs(job, job.maxRuntime());
+            Runs unswept = new Runs(runs.maxRuntime(), runs.hint(), null, runs.typical(), runs.pool());
+            for (int k = 1; k <= settings.arrivalDays(); k++) {
+                QueuedRequest<String> queued = job.queued(job.preferences(new Policy.PreferenceLists()));
+                arrivals.add(new Situation.Waiting<>(new QueuedRequest<>(job.id() + "+" + k + "d", queued.request(),
+                        queued.priority(), VirtualTime.at(job.submitSeconds() + k * day), queued.fallbackAfter(), null),
+                        unswept, null));
+            }
+        }
+        return arrivals;
+    }
+
+    /**
+     * The naive estimate's wait and its interval: the job's place in the line of waiting jobs whose first choice is
+     * its first choice's type (1 for the first), times the platform's mean run (p10 and p90 runs for the interval),
+     * over the instances of the type.
+     */
+    private long[] naive(ReplayJob job, QueueReplay.Step step, Policy policy) {
+        String type = job.preferences(policy).get(0).instanceType();
+        QueuedRequest<String> mine = job.queued(job.preferences(policy));
+        var order = QueuedRequest.<String>queueOrder();
+        long ahead = step.pending().keySet().stream()
+                .filter(q -> q.request().preferences().get(0).instanceType().equals(type) && order.compare(q, mine) < 0)
+                .count();
+        int instances = fleet.offerings().stream().filter(k -> k.instanceType().equals(type)).mapToInt(fleet::total).sum();
+        long[] runs = step.history().platform().sorted();
+        if (runs.length == 0 || instances == 0) {
+            return new long[] {-1, -1, -1};
+        }
+        double mean = Arrays.stream(runs).average().orElse(0);
+        long p10 = runs[(int) Math.floor(0.1 * (runs.length - 1))];
+        long p90 = runs[(int) Math.ceil(0.9 * (runs.length - 1))];
+        double place = ahead + 1.0;
+        return new long[] {Math.round(place * p10 / instances), Math.round(place * mean / instances),
+            Math.round(place * p90 / instances)};
+    }
+
+    /** Runs compared whole: which job started when, where. */
+    private static final class Fixed {
+        static Map<String, String> starts(PolicyRun run) {
+            var starts = new LinkedHashMap<String, String>();
+            run.runs().forEach(r -> starts.put(r.job().id(), r.startSeconds() + ":" + r.choice() + ":"
+                    + r.entry().offering().describe()));
+            return starts;
+        }
+    }
+}
