@@ -70,6 +70,8 @@ class JobController {
                 ? ResponseEntity.status(HttpStatus.CREATED).body(view) : ResponseEntity.ok(view);
     }
 
+    @Operation(summary = "List the team's jobs, newest first",
+            description = "Each pending job carries `estimatedStart` as `describe` does.")
     @GetMapping("/jobs")
     @Access(Access.Level.MEMBER)
     JobPage list(@PathVariable String team, @RequestParam(required = false) JobStatus status,
@@ -77,6 +79,14 @@ class JobController {
         return jobs.list(team, status, page, size);
     }
 
+    @Operation(summary = "Describe a job: status, reason, selection, timestamps, transitions and, while it waits, its"
+            + " estimated start",
+            description = "`estimatedStart` (PENDING jobs only): `p10`, `p50`, `p90` (when it starts in one future in"
+                    + " ten, in half of them, in nine in ten), `entry` (the entry it starts on most often, 0 first),"
+                    + " `basis` (why, in one line), `pastDeadline` (its median start is after its maximum pending time"
+                    + " runs out) and `estimatedAt`. The quantiles are null when it starts within no future of the"
+                    + " forecast's horizon (60 days); `estimatedStart` itself is null while the job is not PENDING and"
+                    + " in the moment between its submission and the first estimate that includes it.")
     @GetMapping("/jobs/{job}")
     @Access(Access.Level.MEMBER)
     JobView describe(@PathVariable String team, @PathVariable String job) {
@@ -98,13 +108,15 @@ class JobController {
 
     /**
      * The job's events as server-sent events: {@code transition} (id: the transition's log id), {@code evaluation}
-     * while it waits, and {@code end} with the described job, after which the stream closes. A client that
+     * and {@code estimate} while it waits, and {@code end} with the described job, after which the stream closes. A client that
      * reconnects sends {@code Last-Event-ID} and gets only the transitions after it.
      */
     @Operation(summary = "Follow a job's transitions as server-sent events until it ends",
             description = "Events: `transition` (id: the transition's log id; data: job, team, at, from, to, reason,"
-                    + " message, attempt), `evaluation` (the latest placement evaluation while the job waits) and"
-                    + " `end` (data: the described job), after which the stream closes. Reconnect with"
+                    + " message, attempt), `evaluation` (the latest placement evaluation while the job waits),"
+                    + " `estimate` (its estimated start whenever it moves while the job waits: p10, p50, p90, entry,"
+                    + " basis, pastDeadline, estimatedAt) and `end` (data: the described job), after which the stream"
+                    + " closes. Reconnect with"
                     + " `Last-Event-ID` to get only what came after.")
     @GetMapping(value = "/jobs/{job}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     @Access(Access.Level.MEMBER)

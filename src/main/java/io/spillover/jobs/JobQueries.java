@@ -8,6 +8,8 @@ import io.spillover.tenancy.TeamService;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Sort;
@@ -24,9 +26,11 @@ public class JobQueries {
     private final JobHistory history;
     private final TeamService teams;
     private final CapacityProvider provider;
+    private final JobEstimates estimates;
 
-    JobQueries(Jobs jobs, JobHistory history, TeamService teams, CapacityProvider provider) {
+    JobQueries(Jobs jobs, JobHistory history, TeamService teams, CapacityProvider provider, JobEstimates estimates) {
         this.jobs = jobs;
+        this.estimates = estimates;
         this.history = history;
         this.teams = teams;
         this.provider = provider;
@@ -35,7 +39,8 @@ public class JobQueries {
     @Transactional(readOnly = true)
     public JobView describe(String team, String name) {
         Job job = find(team, name);
-        return JobView.of(job, history.transitions(job.id()));
+        EstimatedStart estimate = job.status() == JobStatus.PENDING ? estimates.of(team, job.id()).orElse(null) : null;
+        return JobView.of(job, history.transitions(job.id()), estimate);
     }
 
     @Transactional(readOnly = true)
@@ -54,15 +59,17 @@ public class JobQueries {
         var pageable = PageRequest.of(page, size, Sort.by(Sort.Order.desc("createdAt"), Sort.Order.desc("id")));
         Page<Job> found = status == null ? jobs.findByTeam(team, pageable)
                 : jobs.findByTeamAndStatus(team, status, pageable);
-        return new JobPage(found.map(job -> JobView.of(job, null)).getContent(), page, size,
+        Map<UUID, EstimatedStart> estimated = estimates.of(found.getContent());
+        return new JobPage(found.map(job -> JobView.of(job, null, estimated.get(job.id()))).getContent(), page, size,
                 found.getTotalElements(), found.getTotalPages());
     }
 
     /** The teams' jobs that are waiting or on the provider, oldest first, for the dashboard. */
     @Transactional(readOnly = true)
     public List<JobView> live(Collection<String> teamNames) {
-        return jobs.findByTeamInAndStatusInOrderByCreatedAt(teamNames, JobStatus.LIVE).stream()
-                .map(job -> JobView.of(job, null)).toList();
+        List<Job> live = jobs.findByTeamInAndStatusInOrderByCreatedAt(teamNames, JobStatus.LIVE);
+        Map<UUID, EstimatedStart> estimated = estimates.of(live);
+        return live.stream().map(job -> JobView.of(job, null, estimated.get(job.id()))).toList();
     }
 
     @Transactional(readOnly = true)

@@ -21,7 +21,9 @@ import java.util.List;
  * {@link io.spillover.placement.SubmissionRules}. A job names a {@code profile} or gives
  * {@code instancePreferences}, never both. {@code fallbackAfterSeconds} is the job's patience: how long it waits
  * for each earlier entry before it may take the next (0: the first entry that fits; absent: its profile's, else
- * the platform's).
+ * the platform's). {@code expectedRuntimeSeconds} is its user's hint of how long it runs: the scheduler ranks and
+ * the start estimates reckon with it ({@link io.spillover.placement.ExpectedRuns}); unlike the maximum run time it
+ * bounds nothing.
  */
 public record JobRequest(
         @Pattern(regexp = "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}",
@@ -34,6 +36,7 @@ public record JobRequest(
         Integer instanceCount,
         Long maxPendingTimeInSeconds,
         @Min(1) @Max(JobTimeLimit.MAX_SECONDS) Long maxRuntimeInSeconds,
+        @Min(1) @Max(JobTimeLimit.MAX_SECONDS) Long expectedRuntimeSeconds,
         @Min(0) @Max(JobTimeLimit.MAX_SECONDS) Long fallbackAfterSeconds,
         @Min(-1000) @Max(1000) Integer priority,
         @Size(min = 1, max = 128) @Pattern(regexp = "[\\x21-\\x7e]+", message = "must be printable ASCII without spaces")

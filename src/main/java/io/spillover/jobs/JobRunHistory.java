@@ -77,6 +77,26 @@ class JobRunHistory implements RunHistory {
     }
 
     @Override
+    public List<Completed> latestRuns(Instant since, int runs) {
+        return jdbc.sql("""
+                        SELECT team, profile_name, seconds, in_team <= :runs AS of_team,
+                               profile_name IS NOT NULL AND in_profile <= :runs AS of_profile
+                          FROM (SELECT team, profile_name, extract(epoch FROM (ended_at - started_at)) AS seconds,
+                                       row_number() OVER (PARTITION BY team ORDER BY ended_at DESC) AS in_team,
+                                       row_number() OVER (PARTITION BY team, profile_name ORDER BY ended_at DESC)
+                                           AS in_profile
+                                  FROM jobs
+                                 WHERE status = :completed AND ended_at > :since AND started_at IS NOT NULL) r
+                         WHERE in_team <= :runs OR (profile_name IS NOT NULL AND in_profile <= :runs)""")
+                .param("since", Timestamp.from(since)).param("runs", runs)
+                .param("completed", JobStatus.COMPLETED.name())
+                .query((rs, n) -> new Completed(rs.getString("team"), rs.getString("profile_name"),
+                        Duration.ofSeconds(Math.max(1, Math.round(rs.getDouble("seconds")))), rs.getBoolean("of_team"),
+                        rs.getBoolean("of_profile")))
+                .list();
+    }
+
+    @Override
     public Map<UUID, ExpectedRuns.Sweep> sweeps(Collection<UUID> sweeps, Instant now) {
         if (sweeps.isEmpty()) {
             return Map.of();

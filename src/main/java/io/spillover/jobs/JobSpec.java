@@ -10,7 +10,8 @@ import io.spillover.placement.Requirements;
  *
  * @param fallbackAfterSeconds the job's patience for its earlier entries (its own or its profile's), null for the
  *                             platform's ({@code spillover.queue.fallback-after}); 0 takes the first entry that fits
+ * @param expectedRuntimeSeconds its user's hint of its run, null for none
  */
 record JobSpec(ContainerSpec container, LocalSettings local, SageMakerSettings sagemaker, Requirements requires,
-               Long fallbackAfterSeconds) {
+               Long fallbackAfterSeconds, Long expectedRuntimeSeconds) {
 }

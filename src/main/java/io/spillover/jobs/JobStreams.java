@@ -21,6 +21,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -31,11 +32,13 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * The streams of jobs' events ({@code GET /teams/{team}/jobs/{job}/events}, server-sent events) that a pipeline
  * waits on instead of polling. Each stream sends the job's transitions from its log, in order, each with its
  * log id as the event's id (so a client reconnecting with {@code Last-Event-ID} misses nothing), the latest
- * evaluation while the job waits, and once the job has ended the described job as {@code end}, then closes.
+ * evaluation and estimated start while the job waits, and once the job has ended the described job as {@code end},
+ * then closes.
  * <p>
  * Any instance may commit a job's change (the scheduler's placements and the provider's reports happen on the
  * leader), so a change is announced with PostgreSQL {@code NOTIFY} in its transaction and every instance
- * {@code LISTEN}s: the streams of the jobs named catch up from the log. A keep-alive every
+ * {@code LISTEN}s: the streams of the jobs named catch up from the log. Estimates are announced by team on
+ * {@link JobEstimates#CHANNEL}: every stream catches up, and the instance publishes {@link StartsEstimated}. A keep-alive every
  * {@link #HEARTBEAT} also catches every stream up, which heals a notification lost with a broken connection.
  * All sending happens on one thread, so a stream's events never interleave.
  */
@@ -63,13 +66,18 @@ class JobStreams implements SmartLifecycle {
     private final DataSource dataSource;
     private final JobHistory history;
     private final JobQueries queries;
+    private final JobEstimates estimates;
+    private final ApplicationEventPublisher events;
     private final Map<UUID, Set<Stream>> open = new ConcurrentHashMap<>();
     private ScheduledExecutorService sender;
     private Thread listener;
     private volatile boolean running;
 
-    JobStreams(DataSource dataSource, JobHistory history, JobQueries queries) {
+    JobStreams(DataSource dataSource, JobHistory history, JobQueries queries, JobEstimates estimates,
+               ApplicationEventPublisher events) {
         this.dataSource = dataSource;
+        this.estimates = estimates;
+        this.events = events;
         this.history = history;
         this.queries = queries;
     }
@@ -170,6 +178,11 @@ class JobStreams implements SmartLifecycle {
                     stream.evaluation = key;
                     send(stream, SseEmitter.event().name("evaluation").data(latest.get(0), MediaType.APPLICATION_JSON));
                 }
+                EstimatedStart estimate = estimates.of(stream.team, stream.jobId).orElse(null);
+                if (estimate != null && !estimate.equals(stream.estimate)) {
+                    stream.estimate = estimate;
+                    send(stream, SseEmitter.event().name("estimate").data(estimate, MediaType.APPLICATION_JSON));
+                }
             }
             if (stream.status.ended()) {
                 stream.ended = true;
@@ -209,6 +222,7 @@ class JobStreams implements SmartLifecycle {
                 connection.setAutoCommit(true);
                 try (Statement statement = connection.createStatement()) {
                     statement.execute("LISTEN " + CHANNEL);
+                    statement.execute("LISTEN " + JobEstimates.CHANNEL);
                 }
                 if (reconnected) {
                     notice(EVERY_JOB); // whatever was announced meanwhile is lost
@@ -219,13 +233,17 @@ class JobStreams implements SmartLifecycle {
                         PGNotification[] notifications = postgres.getNotifications(1_000);
                         if (notifications != null) {
                             for (PGNotification notification : notifications) {
-                                notice(notification.getParameter());
+                                if (JobEstimates.CHANNEL.equals(notification.getName())) {
+                                    estimated(notification.getParameter());
+                                } else {
+                                    notice(notification.getParameter());
+                                }
                             }
                         }
                     }
                 } finally {
                     try (Statement statement = connection.createStatement()) {
-                        statement.execute("UNLISTEN " + CHANNEL);
+                        statement.execute("UNLISTEN *");
                     }
                 }
             } catch (SQLException e) {
@@ -253,6 +271,17 @@ class JobStreams implements SmartLifecycle {
         }
     }
 
+    /** Estimates of the teams moved: every stream catches up (each reads its own), and pages hear of it. */
+    private void estimated(String teams) {
+        notice(EVERY_JOB);
+        try {
+            events.publishEvent(new StartsEstimated(EVERY_JOB.equals(teams) || teams.isEmpty() ? Set.of()
+                    : Set.of(teams.split(","))));
+        } catch (RuntimeException e) {
+            log.debug("A listener of estimates failed: {}", e.getMessage());
+        }
+    }
+
     private static Thread daemon(Runnable runnable, String name) {
         Thread thread = new Thread(runnable, name);
         thread.setDaemon(true);
@@ -268,6 +297,7 @@ class JobStreams implements SmartLifecycle {
         long lastId;
         JobStatus status;
         String evaluation;
+        EstimatedStart estimate;
         volatile boolean ended;
 
         Stream(JobView job, SseEmitter emitter, long afterId) {

@@ -214,7 +214,7 @@ public class JobSubmissions {
                 PendingClock.startsAt(checked.preferences(), checked.plans(), now),
                 request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
                 request.clientToken(), new JobSpec(request.container(), request.local(), checked.sagemaker(),
-                        checked.requires(), checked.fallbackAfterSeconds()),
+                        checked.requires(), checked.fallbackAfterSeconds(), request.expectedRuntimeSeconds()),
                 checked.profile(), now);
     }
 

@@ -11,16 +11,20 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-/** A job as the API shows it; {@code transitions} only when one job is described. */
+/**
+ * A job as the API shows it; {@code transitions} only when one job is described. {@code estimatedStart} only while
+ * it is PENDING, once the scheduling instance has estimated it (null otherwise).
+ */
 public record JobView(UUID id, String team, String name, JobKind kind, JobStatus status, StatusReason statusReason,
                       String statusMessage, Job.ProfileRef profile, List<PreferenceEntry> instancePreferences,
                       Integer instanceCount,
                       Selection selection, long maxPendingTimeInSeconds, Long maxRuntimeInSeconds,
-                      Long fallbackAfterSeconds, int priority,
+                      Long expectedRuntimeSeconds, Long fallbackAfterSeconds, int priority,
                       String clientToken, Requirements requires, ContainerSpec container, LocalSettings local,
                       SageMakerSettings sagemaker,
                       int attempt,
                       Instant createdAt, Instant startedAt, Instant endedAt, Instant pendingDeadline,
+                      EstimatedStart estimatedStart,
                       @JsonInclude(JsonInclude.Include.NON_NULL) List<TransitionView> transitions) {
 
     /** The entry the current or last attempt runs on. */
@@ -28,13 +32,20 @@ public record JobView(UUID id, String team, String name, JobKind kind, JobStatus
     }
 
     static JobView of(Job job, List<TransitionView> transitions) {
+        return of(job, transitions, null);
+    }
+
+    /** @param estimate the job's estimated start, shown only while it is PENDING */
+    static JobView of(Job job, List<TransitionView> transitions, EstimatedStart estimate) {
+        boolean pending = job.status() == JobStatus.PENDING;
         Selection selection = job.selectedIndex() == null ? null : new Selection(job.selectedIndex(),
                 job.selectedType(), job.selectedCount(), job.selectedRegion(), job.selectedSource());
         return new JobView(job.id(), job.team(), job.name(), job.kind(), job.status(), job.statusReason(),
                 job.statusMessage(), job.profile(), job.preferences().entries(), job.instanceCount(), selection,
-                job.maxPendingSeconds(), job.maxRuntimeSeconds(), job.spec().fallbackAfterSeconds(), job.priority(), job.clientToken(),
+                job.maxPendingSeconds(), job.maxRuntimeSeconds(), job.spec().expectedRuntimeSeconds(),
+                job.spec().fallbackAfterSeconds(), job.priority(), job.clientToken(),
                 job.spec().requires(), job.spec().container(), job.spec().local(), job.spec().sagemaker(), job.attempt(), job.createdAt(),
                 job.startedAt(),
-                job.endedAt(), job.status() == JobStatus.PENDING ? job.pendingDeadline() : null, transitions);
+                job.endedAt(), pending ? job.pendingDeadline() : null, pending ? estimate : null, transitions);
     }
 }

@@ -81,6 +81,11 @@ public class PendingJobs {
         return concerned.length == 0 ? List.of() : load("j.id = ANY(:concerned)", Map.of("concerned", concerned));
     }
 
+    /** Every pending job, in queue order: what an estimation of the whole queue starts from. */
+    public List<QueuedJob> all() {
+        return load("TRUE", Map.of());
+    }
+
     /** The statement that finds the ids of the jobs concerned, and its parameters. */
     record ConcernedQuery(String sql, Map<String, Object> params) {
     }
@@ -131,8 +136,9 @@ public class PendingJobs {
     private List<QueuedJob> load(String condition, Map<String, Object> params) {
         List<Row> rows = jdbc.sql("""
                         SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds, j.profile_name, j.sweep_id,
-                               j.last_evaluation_id IS NOT NULL AS evaluated,
+                               j.last_evaluation_id IS NOT NULL AS evaluated, j.pending_deadline,
                                CAST(j.spec ->> 'fallbackAfterSeconds' AS bigint) AS fallback_after_seconds,
+                               CAST(j.spec ->> 'expectedRuntimeSeconds' AS bigint) AS expected_runtime_seconds,
                                e.instance_type, e.instance_count, e.region, e.training_plan
                           FROM jobs j JOIN job_entries e ON e.job_id = j.id
                          WHERE j.status = 'PENDING' AND (%s)
@@ -144,6 +150,8 @@ public class PendingJobs {
                         rs.getObject("sweep_id", UUID.class),
                         rs.getBoolean("evaluated"), seconds(rs.getObject("fallback_after_seconds", Long.class)),
                         seconds(rs.getObject("max_runtime_seconds", Long.class)),
+                        seconds(rs.getObject("expected_runtime_seconds", Long.class)),
+                        rs.getTimestamp("pending_deadline").toInstant(),
                         new PreferenceEntry(rs.getString("instance_type"), rs.getInt("instance_count"),
                                 rs.getString("region"), rs.getString("training_plan"))))
                 .list();
@@ -153,13 +161,15 @@ public class PendingJobs {
             Row first = jobRows.get(0);
             return new QueuedJob(first.id(), first.team(), first.kind(), first.priority(), first.createdAt(),
                     new PreferenceList(jobRows.stream().map(Row::entry).toList()), first.fallbackAfter(),
-                    first.maxRuntime(), first.profile(), first.sweep(), first.evaluated());
+                    first.maxRuntime(), first.hint(), first.pendingDeadline(), first.profile(), first.sweep(),
+                    first.evaluated());
         }).toList();
     }
 
     /** One job and one of its entries, as the query returns them. */
     private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, String profile,
-                       UUID sweep, boolean evaluated, Duration fallbackAfter, Duration maxRuntime, PreferenceEntry entry) {
+                       UUID sweep, boolean evaluated, Duration fallbackAfter, Duration maxRuntime, Duration hint,
+                       Instant pendingDeadline, PreferenceEntry entry) {
     }
 
     private static Duration seconds(Long seconds) {

@@ -13,13 +13,15 @@ import java.util.UUID;
  *
  * @param fallbackAfter   its own patience, null for the platform's
  * @param maxRuntime      its maximum run time, null when it has none
+ * @param hint            how long its user expects it to run ({@code expectedRuntimeSeconds}), null for no hint
+ * @param pendingDeadline when its maximum pending time runs out
  * @param profile         the profile it was submitted with, null for none
  * @param sweep           the sweep it belongs to ({@link io.spillover.placement.ExpectedRuns}): the first job's id
  * @param evaluated       whether a cycle has evaluated it before: the first is its submission's
  */
 public record QueuedJob(UUID id, String team, JobKind kind, int priority, Instant createdAt,
-                        PreferenceList preferences, Duration fallbackAfter, Duration maxRuntime,
-                        String profile, UUID sweep, boolean evaluated) {
+                        PreferenceList preferences, Duration fallbackAfter, Duration maxRuntime, Duration hint,
+                        Instant pendingDeadline, String profile, UUID sweep, boolean evaluated) {
 
     /** @param expectedRuntime what the scheduler expects of its run (see {@code FairShares}), null for nothing */
     public QueuedRequest<UUID> queued(Duration expectedRuntime) {

@@ -161,7 +161,7 @@ public record SageMakerJobRequest(
         var request = new JobRequest(training ? trainingJobName : processingJobName, kind, null, entries,
                 listed ? resources.instanceCount() : null,
                 stoppingCondition == null ? null : stoppingCondition.maxPendingTimeInSeconds(),
-                stoppingCondition == null ? null : stoppingCondition.maxRuntimeInSeconds(),
+                stoppingCondition == null ? null : stoppingCondition.maxRuntimeInSeconds(), null,
                 null, null, clientToken, null,
                 new ContainerSpec(image, null, environment), null,
                 new SageMakerSettings(roleArn, outputDataConfig == null ? null : outputDataConfig.s3OutputPath(),

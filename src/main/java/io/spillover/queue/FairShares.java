@@ -29,7 +29,7 @@ public class FairShares {
 
     static final Duration HISTORY_REFRESH = Duration.ofSeconds(30);
     /** How many of a team's latest completed runs its expected run time comes from. */
-    static final int RUNS_PER_TEAM = 100;
+    public static final int RUNS_PER_TEAM = 100;
     /**
      * How many completed runs a profile needs before its median stands for its jobs; until then they are
      * expected to run as their team's typical run. Run times differ more between a team's profiles (a sweep
@@ -55,13 +55,27 @@ public class FairShares {
          * is known.
          *
          * @param profile the profile the job was submitted with, null for none
+         * @param hint    how long its user expects it to run, null for none: it stands where the maximum run time
+         *                would, and bounds nothing
          * @param sweep   the sweep it belongs to, null for none
          */
+        public Duration expectedRuntime(String team, String profile, Duration maxRuntime, Duration hint, UUID sweep) {
+            return ExpectedRuns.expected(maxRuntime, hint, sweep == null ? ExpectedRuns.Sweep.NONE
+                    : sweeps.getOrDefault(sweep, ExpectedRuns.Sweep.NONE), typical(team, profile));
+        }
+
+        /** As the scheduler ranks, with no hint. */
         public Duration expectedRuntime(String team, String profile, Duration maxRuntime, UUID sweep) {
+            return expectedRuntime(team, profile, maxRuntime, null, sweep);
+        }
+
+        /**
+         * The median of the profile's latest runs in the team once it has {@link #PROFILE_RUNS}, else the team's,
+         * else the platform's; null when nothing has ended.
+         */
+        public Duration typical(String team, String profile) {
             Duration ofProfile = profile == null ? null : byProfile.getOrDefault(team, Map.of()).get(profile);
-            Duration typicalRun = ofProfile != null ? ofProfile : typical.getOrDefault(team, platformTypical);
-            return ExpectedRuns.expected(maxRuntime, sweep == null ? ExpectedRuns.Sweep.NONE
-                    : sweeps.getOrDefault(sweep, ExpectedRuns.Sweep.NONE), typicalRun);
+            return ofProfile != null ? ofProfile : typical.getOrDefault(team, platformTypical);
         }
 
         /** What a job is expected to run, its sweep left out. */

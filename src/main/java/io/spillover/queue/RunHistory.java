@@ -46,6 +46,21 @@ public interface RunHistory {
     List<Typical> typicalRuns(Instant since, int runs);
 
     /**
+     * A completed run among the latest of its team, and perhaps of its profile in the team.
+     *
+     * @param ofTeam    among the team's latest runs
+     * @param ofProfile among the latest runs of its profile in the team (false without a profile)
+     */
+    record Completed(String team, String profile, Duration run, boolean ofTeam, boolean ofProfile) {
+    }
+
+    /**
+     * The runs {@link #typicalRuns} takes its medians of: per team, and per profile of each team, its latest
+     * {@code runs} completed runs that ended after {@code since}, each once.
+     */
+    List<Completed> latestRuns(Instant since, int runs);
+
+    /**
      * What is known of each sweep now ({@link ExpectedRuns.Sweep}): of its latest {@link ExpectedRuns#SWEEP_RUNS}
      * members to have started, the runs of those that completed and how long those running now have run. A sweep
      * none of whose members has started is left out.

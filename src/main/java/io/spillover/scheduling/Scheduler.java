@@ -117,7 +117,16 @@ class Scheduler implements SmartLifecycle {
                     scope.and(Scope.everything(Trigger.SWEEP));
                     nextSweep = clock.instant().plus(properties.sweepInterval());
                 }
-                (sweep ? sweepCycles : eventCycles).record(() -> cycle.run(scope));
+                boolean evaluated;
+                Timer.Sample timing = Timer.start();
+                try {
+                    evaluated = cycle.run(scope);
+                } finally {
+                    timing.stop(sweep ? sweepCycles : eventCycles);
+                }
+                if (evaluated) {
+                    events.publishEvent(new QueueEvaluated(clock.instant(), sweep));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -78,7 +78,8 @@ class SchedulingCycle {
         this.clock = clock;
     }
 
-    void run(Scope scope) {
+    /** @return whether the cycle had anything to evaluate */
+    boolean run(Scope scope) {
         Instant now = clock.instant();
         applyTimers(now, scope);
         for (Iterator<Map.Entry<UUID, Instant>> due = revisits.entrySet().iterator(); due.hasNext(); ) {
@@ -89,7 +90,7 @@ class SchedulingCycle {
             }
         }
         if (scope.isEmpty()) {
-            return;
+            return false;
         }
         for (UUID holder : holders) {
             if (!scope.jobs().containsKey(holder)) {
@@ -102,7 +103,8 @@ class SchedulingCycle {
         Set<UUID> firstLooks = new HashSet<>();
         candidates.stream().filter(job -> !job.evaluated()).forEach(job -> firstLooks.add(job.id()));
         List<QueuedRequest<UUID>> queue = candidates.stream()
-                .map(job -> job.queued(shares.expectedRuntime(job.team(), job.profile(), job.maxRuntime(), job.sweep())))
+                .map(job -> job.queued(shares.expectedRuntime(job.team(), job.profile(), job.maxRuntime(), job.hint(),
+                        job.sweep())))
                 .toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
@@ -124,6 +126,7 @@ class SchedulingCycle {
             }
         }
         lifecycle.recordWaiting(waiting, decidedAt);
+        return true;
     }
 
     /** When the earliest waiting job's patience opens an entry: the scheduler wakes then. */

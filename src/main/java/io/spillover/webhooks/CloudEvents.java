@@ -41,9 +41,9 @@ class CloudEvents {
         }
         JobView brief = new JobView(job.id(), job.team(), job.name(), job.kind(), job.status(), job.statusReason(),
                 job.statusMessage(), job.profile(), job.instancePreferences(), job.instanceCount(), job.selection(),
-                job.maxPendingTimeInSeconds(), job.maxRuntimeInSeconds(), job.fallbackAfterSeconds(), job.priority(),
-                job.clientToken(), null, null, null, null, job.attempt(), job.createdAt(), job.startedAt(),
-                job.endedAt(), job.pendingDeadline(), null);
+                job.maxPendingTimeInSeconds(), job.maxRuntimeInSeconds(), job.expectedRuntimeSeconds(),
+                job.fallbackAfterSeconds(), job.priority(), job.clientToken(), null, null, null, null, job.attempt(),
+                job.createdAt(), job.startedAt(), job.endedAt(), job.pendingDeadline(), job.estimatedStart(), null);
         return job(id, type, job, at, json.writeValueAsBytes(brief), true);
     }
 

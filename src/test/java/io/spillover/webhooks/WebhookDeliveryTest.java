@@ -262,9 +262,10 @@ class WebhookDeliveryTest extends ApiTest {
     private static JobTransitioned completed(JobView job, String message) {
         JobView ended = new JobView(job.id(), job.team(), job.name(), job.kind(), JobStatus.COMPLETED,
                 StatusReason.COMPLETED, message, job.profile(), job.instancePreferences(), job.instanceCount(),
-                job.selection(), job.maxPendingTimeInSeconds(), job.maxRuntimeInSeconds(), job.fallbackAfterSeconds(),
-                job.priority(), job.clientToken(), job.requires(), job.container(), job.local(), job.sagemaker(),
-                job.attempt(), job.createdAt(), job.startedAt(), Instant.now(), null, null);
+                job.selection(), job.maxPendingTimeInSeconds(), job.maxRuntimeInSeconds(),
+                job.expectedRuntimeSeconds(), job.fallbackAfterSeconds(), job.priority(), job.clientToken(),
+                job.requires(), job.container(), job.local(), job.sagemaker(), job.attempt(), job.createdAt(),
+                job.startedAt(), Instant.now(), null, null, null);
         return new JobTransitioned(Long.MAX_VALUE, new TransitionView(Instant.now(), JobStatus.RUNNING,
                 JobStatus.COMPLETED, StatusReason.COMPLETED, message, 1), ended);
     }

@@ -1,0 +1,146 @@
+package io.spillover.jobs;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The pending jobs' estimated starts as last worked out ({@link EstimatedStart}), one row per job: written by the
+ * scheduling instance, read by every instance, so all serve the same figures. A write announces the teams whose
+ * estimates moved on {@value #CHANNEL}, and every instance's job streams and console pages redraw from the table.
+ */
+@Repository
+public class JobEstimates {
+
+    /** The PostgreSQL channel an estimation that moved something notifies; its payload lists the teams. */
+    static final String CHANNEL = "spillover_estimates";
+
+    /** One job's estimate, with its team (the table's tenant column). */
+    public record Estimated(UUID job, String team, EstimatedStart start) {
+    }
+
+    private final JdbcClient jdbc;
+
+    JobEstimates(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Writes the estimates that moved and forgets those of jobs that no longer wait, in one transaction that, if it
+     * changed anything, notifies the teams concerned.
+     *
+     * @param moved the estimates to write, each replacing the job's earlier one
+     * @return how many rows changed
+     */
+    @Transactional
+    public int store(Collection<Estimated> moved) {
+        int changed = 0;
+        Set<String> teams = new TreeSet<>();
+        if (!moved.isEmpty()) {
+            int n = moved.size();
+            var ids = new UUID[n];
+            var teamNames = new String[n];
+            var p10 = new Long[n];
+            var p50 = new Long[n];
+            var p90 = new Long[n];
+            var entries = new Integer[n];
+            var bases = new String[n];
+            var past = new Boolean[n];
+            var at = new Long[n];
+            int i = 0;
+            for (Estimated e : moved) {
+                ids[i] = e.job();
+                teamNames[i] = e.team();
+                p10[i] = millis(e.start().p10());
+                p50[i] = millis(e.start().p50());
+                p90[i] = millis(e.start().p90());
+                entries[i] = e.start().entry();
+                bases[i] = e.start().basis();
+                past[i] = e.start().pastDeadline();
+                at[i] = millis(e.start().estimatedAt());
+                teams.add(e.team());
+                i++;
+            }
+            // one statement over arrays: a re-estimation of a long queue writes thousands of rows at once. A job that
+            // left the queue since the snapshot is skipped: it needs no estimate.
+            changed += jdbc.sql("""
+                            INSERT INTO job_estimates (job_id, team, p10, p50, p90, entry, basis, past_deadline, estimated_at)
+                            SELECT r.job_id, r.team, to_timestamp(r.p10 / 1000.0), to_timestamp(r.p50 / 1000.0),
+                                   to_timestamp(r.p90 / 1000.0), r.entry, r.basis, r.past, to_timestamp(r.at / 1000.0)
+                              FROM unnest(:ids, :teams, :p10, :p50, :p90, :entries, :bases, :past, :at)
+                                   AS r (job_id, team, p10, p50, p90, entry, basis, past, at)
+                              JOIN jobs j ON j.id = r.job_id AND j.status = 'PENDING'
+                            ON CONFLICT (job_id) DO UPDATE SET p10 = excluded.p10, p50 = excluded.p50, p90 = excluded.p90,
+                                   entry = excluded.entry, basis = excluded.basis, past_deadline = excluded.past_deadline,
+                                   estimated_at = excluded.estimated_at""")
+                    .param("ids", ids).param("teams", teamNames).param("p10", p10).param("p50", p50)
+                    .param("p90", p90).param("entries", entries).param("bases", bases).param("past", past)
+                    .param("at", at).update();
+        }
+        List<String> gone = jdbc.sql("""
+                        DELETE FROM job_estimates e
+                         WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = e.job_id AND j.status = 'PENDING')
+                        RETURNING e.team""").query(String.class).list();
+        changed += gone.size();
+        teams.addAll(gone);
+        if (changed > 0) {
+            String payload = String.join(",", teams);
+            jdbc.sql("SELECT pg_notify(?, ?)").params(CHANNEL, payload.length() > JobStreams.MAX_PAYLOAD
+                    ? JobStreams.EVERY_JOB : payload).query().singleValue();
+        }
+        return changed;
+    }
+
+    /** The estimates of these jobs of the team that have one. */
+    @Transactional(readOnly = true)
+    public Map<UUID, EstimatedStart> of(String team, Collection<UUID> jobs) {
+        if (jobs.isEmpty()) {
+            return Map.of();
+        }
+        var found = new HashMap<UUID, EstimatedStart>();
+        jdbc.sql("SELECT * FROM job_estimates WHERE team = :team AND job_id = ANY(:ids)")
+                .param("team", team).param("ids", jobs.toArray(UUID[]::new))
+                .query((rs, n) -> found.put(rs.getObject("job_id", UUID.class), row(rs))).list();
+        return found;
+    }
+
+    /** The estimates of the jobs of several teams, for pages that list the teams' queue. */
+    Map<UUID, EstimatedStart> of(Collection<Job> jobs) {
+        var found = new HashMap<UUID, EstimatedStart>();
+        jobs.stream().filter(j -> j.status() == JobStatus.PENDING)
+                .collect(Collectors.groupingBy(Job::team, Collectors.mapping(Job::id, Collectors.toList())))
+                .forEach((team, ids) -> found.putAll(of(team, ids)));
+        return found;
+    }
+
+    Optional<EstimatedStart> of(String team, UUID job) {
+        return Optional.ofNullable(of(team, List.of(job)).get(job));
+    }
+
+    private static EstimatedStart row(ResultSet rs) throws SQLException {
+        return new EstimatedStart(instant(rs.getTimestamp("p10")), instant(rs.getTimestamp("p50")),
+                instant(rs.getTimestamp("p90")), rs.getObject("entry", Integer.class), rs.getString("basis"),
+                rs.getBoolean("past_deadline"), instant(rs.getTimestamp("estimated_at")));
+    }
+
+    private static Instant instant(Timestamp at) {
+        return at == null ? null : at.toInstant();
+    }
+
+    private static Long millis(Instant at) {
+        return at == null ? null : at.toEpochMilli();
+    }
+}

@@ -1,0 +1,63 @@
+package io.spillover.jobs;
+
+import io.spillover.placement.OfferingKey;
+import io.spillover.placement.PreferenceEntry;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The jobs holding instances now, as a forecast of the queue needs them: what each holds and what is known of its run. */
+@Repository
+public class RunningJobs {
+
+    /**
+     * A job on the provider.
+     *
+     * @param entry     the entry it holds (its selected type, count, region and plan)
+     * @param startedAt when it began running; null while it starts
+     * @param stopping  being stopped: its instances come back as soon as the provider confirms
+     * @param hint      its user's expected run ({@code expectedRuntimeSeconds}), null for none
+     */
+    public record RunningJob(UUID id, String team, String profile, UUID sweep, PreferenceEntry entry, Instant startedAt,
+                             boolean stopping, Duration maxRuntime, Duration hint) {
+    }
+
+    private final JdbcClient jdbc;
+
+    RunningJobs(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public List<RunningJob> all() {
+        return jdbc.sql("""
+                        SELECT id, team, profile_name, sweep_id, status, started_at, max_runtime_seconds,
+                               CAST(spec ->> 'expectedRuntimeSeconds' AS bigint) AS expected_runtime_seconds,
+                               selected_type, selected_count, selected_region, selected_source
+                          FROM jobs
+                         WHERE %s AND selected_type IS NOT NULL
+                         ORDER BY id""".formatted(JobStatus.statusIn(JobStatus.ON_PROVIDER)))
+                .query((rs, n) -> {
+                    Timestamp started = rs.getTimestamp("started_at");
+                    String source = rs.getString("selected_source");
+                    String plan = source != null && !OfferingKey.ON_DEMAND.equals(source)
+                            ? new OfferingKey(rs.getString("selected_region"), rs.getString("selected_type"), source)
+                            .planName() : null;
+                    return new RunningJob(rs.getObject("id", UUID.class), rs.getString("team"),
+                            rs.getString("profile_name"), rs.getObject("sweep_id", UUID.class),
+                            new PreferenceEntry(rs.getString("selected_type"), rs.getInt("selected_count"),
+                                    rs.getString("selected_region"), plan),
+                            started == null ? null : started.toInstant(),
+                            JobStatus.valueOf(rs.getString("status")) == JobStatus.STOPPING,
+                            seconds(rs.getObject("max_runtime_seconds", Long.class)),
+                            seconds(rs.getObject("expected_runtime_seconds", Long.class)));
+                }).list();
+    }
+
+    private static Duration seconds(Long seconds) {
+        return seconds == null ? null : Duration.ofSeconds(seconds);
+    }
+}
