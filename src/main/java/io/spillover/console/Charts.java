@@ -1,6 +1,7 @@
 package io.spillover.console;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.spillover.jobs.EstimatedStart;
 import io.spillover.jobs.JobStatistics.Sample;
 import io.spillover.tenancy.TeamView;
 import io.spillover.whatif.Figures;
@@ -115,6 +116,42 @@ class Charts {
                 new Axis(text("chart.whatif.y"), "%", null, null), null,
                 List.of(new Series(text("chart.whatif.baseline"), points(baseline, unit)),
                         new Series(text("chart.whatif.change"), points(change, unit))), null, null);
+    }
+
+    /** An interval chart's spec: rows of p10, p50 and p90 as a band and a point, against a marker. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record IntervalChart(String kind, String title, Axis x, Axis y, List<Row> rows, String band, String mid,
+                                Marker marker) {
+
+        public String json() {
+            return JSON.writeValueAsString(this);
+        }
+
+        public boolean empty() {
+            return rows.isEmpty();
+        }
+    }
+
+    /** One row of an interval chart, its times in epoch ms. */
+    public record Row(String label, long low, long mid, long high) {
+    }
+
+    public record Marker(String name, long at) {
+    }
+
+    /**
+     * A pending job's estimated start (p10 to p90, and the median) against the moment its maximum pending time runs
+     * out; null when the estimate has no start to draw (no future of the forecast starts it).
+     */
+    IntervalChart startEstimate(EstimatedStart estimate, Instant deadline) {
+        if (estimate == null || estimate.p10() == null || estimate.p50() == null || estimate.p90() == null) {
+            return null;
+        }
+        return new IntervalChart("interval", text("chart.estimate.title"), new Axis(text("chart.estimate.x"), "UTC",
+                null, null), Axis.named(""), List.of(new Row(text("chart.estimate.row"), estimate.p10().toEpochMilli(),
+                estimate.p50().toEpochMilli(), estimate.p90().toEpochMilli())), text("chart.estimate.band"),
+                text("chart.estimate.mid"), deadline == null ? null
+                : new Marker(text("chart.estimate.deadline"), deadline.toEpochMilli()));
     }
 
     private static List<List<Number>> points(Figures figures, long unit) {

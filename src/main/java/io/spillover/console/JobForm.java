@@ -44,6 +44,7 @@ public class JobForm {
     private List<EntryForm> entries = new ArrayList<>(List.of(new EntryForm()));
     private Long maxPendingTimeInSeconds;
     private Long maxRuntimeInSeconds;
+    private Long expectedRuntimeSeconds;
     private Integer priority;
     private String command;
     private Long runtimeSeconds;
@@ -61,7 +62,7 @@ public class JobForm {
                 : Arrays.stream(command.trim().split("\\s+")).toList();
         return new JobRequest(blankToNull(name), kind, blankToNull(profile), preferences,
                 fromProfile || !uniformCount ? null : instanceCount, maxPendingTimeInSeconds, maxRuntimeInSeconds,
-                null, priority, null, requiresEfa ? new Requirements(true, null, null, null, null) : null,
+                expectedRuntimeSeconds, null, priority, null, requiresEfa ? new Requirements(true, null, null, null, null) : null,
                 words.isEmpty() ? null : new ContainerSpec(null, words, null),
                 runtimeSeconds == null ? null : new LocalSettings(runtimeSeconds, null), null);
     }
@@ -86,6 +87,8 @@ public class JobForm {
     public void setMaxPendingTimeInSeconds(Long value) { this.maxPendingTimeInSeconds = value; }
     public Long getMaxRuntimeInSeconds() { return maxRuntimeInSeconds; }
     public void setMaxRuntimeInSeconds(Long value) { this.maxRuntimeInSeconds = value; }
+    public Long getExpectedRuntimeSeconds() { return expectedRuntimeSeconds; }
+    public void setExpectedRuntimeSeconds(Long value) { this.expectedRuntimeSeconds = value; }
     public Integer getPriority() { return priority; }
     public void setPriority(Integer priority) { this.priority = priority; }
     public String getCommand() { return command; }

@@ -33,7 +33,8 @@ class JobPages {
 
     /** Request fields the form shows under inputs of other names; the entries' own fields keep theirs. */
     private static final Forms.Fields JOB_FORM = Forms.Fields.of("name", "kind", "profile", "instancePreferences",
-                    "instanceCount", "maxPendingTimeInSeconds", "maxRuntimeInSeconds", "priority")
+                    "instanceCount", "maxPendingTimeInSeconds", "maxRuntimeInSeconds", "expectedRuntimeSeconds",
+                    "priority")
             .showing("container", "command").showing("local", "runtimeSeconds").showing("requires", "requiresEfa");
 
     private final ConsoleAccess access;
@@ -45,10 +46,12 @@ class JobPages {
     private final PlanService plans;
     private final Catalog catalog;
     private final Equivalents equivalents;
+    private final Charts charts;
 
     JobPages(ConsoleAccess access, JobSubmissions submissions, JobQueries jobs, JobCommands commands,
              Explanations explanations, ProfileService profiles, PlanService plans, Catalog catalog,
-             Equivalents equivalents) {
+             Equivalents equivalents, Charts charts) {
+        this.charts = charts;
         this.access = access;
         this.submissions = submissions;
         this.jobs = jobs;
@@ -147,7 +150,9 @@ class JobPages {
     private Map<String, Object> jobModel(String team, String job) {
         var model = new LinkedHashMap<String, Object>();
         model.put("team", team);
-        model.put("job", jobs.describe(team, job));
+        var described = jobs.describe(team, job);
+        model.put("job", described);
+        model.put("estimateChart", charts.startEstimate(described.estimatedStart(), described.pendingDeadline()));
         model.put("evaluations", jobs.evaluations(team, job, 50));
         model.put("logs", jobs.logs(team, job));
         return model;

@@ -1,12 +1,14 @@
 package io.spillover.console;
 
 import io.spillover.jobs.JobTransitioned;
+import io.spillover.jobs.StartsEstimated;
 import io.spillover.security.Caller;
 import io.spillover.whatif.WhatIfProgressed;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Controller;
 import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,6 +24,9 @@ class LiveEvents implements SmartLifecycle {
 
     /** Sent to platform admins when any what-if run moves on, for the list of runs. */
     static final String WHAT_IF_CHANGED = "whatif-changed";
+
+    /** Sent when estimated starts moved, for the queue and the pages of pending jobs. */
+    static final String ESTIMATES_CHANGED = "estimates-changed";
 
     /** Streams end after this; the page's event source reconnects by itself. */
     static final long TIMEOUT_MILLIS = 5 * 60 * 1000L;
@@ -88,6 +93,24 @@ class LiveEvents implements SmartLifecycle {
                 emitter.send(SseEmitter.event().name("whatif-" + event.run()).data(event.status() + " "
                         + Math.round(event.progress() * 100)));
                 emitter.send(SseEmitter.event().name(WHAT_IF_CHANGED).data(event.run().toString()));
+            } catch (IOException | IllegalStateException gone) {
+                open.remove(emitter);
+            }
+        });
+    }
+
+    /**
+     * Sends {@code estimates-changed} (the teams, comma-separated; empty for all) to those who may see one of the teams
+     * whose estimated starts moved: the queue and the pages of pending jobs redraw.
+     */
+    @EventListener
+    void on(StartsEstimated event) {
+        open.forEach((emitter, caller) -> {
+            if (!event.teams().isEmpty() && event.teams().stream().noneMatch(caller::sees)) {
+                return;
+            }
+            try {
+                emitter.send(SseEmitter.event().name(ESTIMATES_CHANGED).data(String.join(",", event.teams())));
             } catch (IOException | IllegalStateException gone) {
                 open.remove(emitter);
             }

@@ -137,6 +137,42 @@ class ConsoleBrowserTest extends ApiTest {
     }
 
     @Test
+    void aPendingJobsPageDrawsItsEstimatedStartAgainstItsDeadlineAndTheQueueShowsIt() {
+        submit(team, job("holder", entry(P4D, 4)));
+        awaitStatus(team, "holder", "RUNNING");
+        var waiting = job("estimated", entry(P4D, 4));
+        waiting.put("expectedRuntimeSeconds", 1800);
+        waiting.put("maxPendingTimeInSeconds", 86_400);
+        submit(team, waiting);
+        page.navigate(url("/teams/" + team + "/jobs/estimated"));
+
+        assertThat(page.locator("#estimate-basis")).containsText("first in line on " + P4D,
+                new LocatorAssertions.ContainsTextOptions().setTimeout(10_000));
+        JsonNode drawn = chart("#estimate-chart");
+        JsonNode job = describe(team, "estimated");
+        JsonNode estimate = job.get("estimatedStart");
+        assertAxis(drawn.get("x"), "start (UTC)", "time");
+        assertThat(strings(drawn.at("/y/categories"))).containsExactly("this job");
+        assertThat(seriesNames(drawn)).containsExactly("likely start (p10–p90)", "median (p50)", "deadline");
+        assertThat(drawn.at("/series/0/data/0/0").asLong()).isEqualTo(millis(estimate.get("p10")));
+        assertThat(drawn.at("/series/0/data/1/0").asLong()).isEqualTo(millis(estimate.get("p90")));
+        assertThat(drawn.at("/series/1/data/0/0").asLong()).isEqualTo(millis(estimate.get("p50")));
+        assertThat(drawn.at("/series/2/markers/0").asLong()).isEqualTo(millis(job.get("pendingDeadline")));
+        assertThat(page.locator("#estimate-entry")).hasText("0: 4 × " + P4D);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("job-estimate.png")).setFullPage(true));
+
+        page.navigate(url("/"));
+        String p50 = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+                .withZone(java.time.ZoneOffset.UTC).format(Instant.ofEpochMilli(millis(estimate.get("p50"))));
+        assertThat(page.locator("#pending tr", new Page.LocatorOptions().setHasText("estimated")).locator("td.estimate"))
+                .containsText(p50, new LocatorAssertions.ContainsTextOptions().setTimeout(10_000));
+    }
+
+    private static long millis(JsonNode instant) {
+        return Instant.parse(instant.asString()).toEpochMilli();
+    }
+
+    @Test
     void theDashboardChartsHaveTitledAxesNamedSeriesAndTooltips() {
         submit(team, job("first", entry(P4D, 4)));
         awaitStatus(team, "first", "RUNNING");
