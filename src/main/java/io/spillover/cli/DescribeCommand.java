@@ -5,7 +5,7 @@ import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
 
 @Command(name = "describe", description = "Shows one job: status, selection, preferences, times, transitions and,"
-        + " while it waits, its latest evaluation.")
+        + " while it waits, its estimated start and its latest evaluation.")
 final class DescribeCommand extends ApiCommand {
 
     @Parameters(paramLabel = "JOB", description = "the job's name")

@@ -24,6 +24,41 @@ final class JobText {
         return line.toString();
     }
 
+    /**
+     * A pending job's estimated start in one line: {@code most likely 2026-12-04T12:40:00Z (p10 …, p90 …) on entry
+     * 1: 3 jobs ahead on ml.p4d.24xlarge; …}, and when it is past the job's deadline, that it would be stopped first.
+     * Empty when the job is not pending; "not estimated yet" until the service has estimated it.
+     */
+    static String estimate(JsonNode job) {
+        if (!"PENDING".equals(text(job, "status"))) {
+            return "";
+        }
+        JsonNode estimate = job.path("estimatedStart");
+        if (!estimate.isObject()) {
+            return "not estimated yet";
+        }
+        String basis = text(estimate, "basis");
+        if (text(estimate, "p50").isEmpty()) {
+            return basis;
+        }
+        JsonNode entry = estimate.path("entry");
+        return "most likely " + text(estimate, "p50") + " (p10 " + orNever(estimate, "p10") + ", p90 "
+                + orNever(estimate, "p90") + ")" + (entry.isNumber() ? " on entry " + entry.asInt() : "") + ": "
+                + basis + (estimate.path("pastDeadline").asBoolean() ? " — past its deadline: it would be stopped first"
+                : "");
+    }
+
+    /** The estimate's median alone, for a table or a status line; "-" for none. */
+    static String likelyStart(JsonNode estimate) {
+        String p50 = estimate == null ? "" : text(estimate, "p50");
+        return p50.isEmpty() ? "-" : p50 + (estimate.path("pastDeadline").asBoolean() ? " (past deadline)" : "");
+    }
+
+    private static String orNever(JsonNode estimate, String field) {
+        String at = text(estimate, field);
+        return at.isEmpty() ? "beyond the horizon" : at;
+    }
+
     static String selection(JsonNode selection) {
         return "entry " + selection.path("index").asInt() + ": " + selection.path("instanceCount").asInt() + " × "
                 + text(selection, "instanceType") + " in " + text(selection, "region") + ", " + text(selection, "source");
@@ -38,6 +73,10 @@ final class JobText {
         if (job.path("selection").isObject()) {
             lines.add(field("selection", selection(job.get("selection"))));
         }
+        String estimate = estimate(job);
+        if (!estimate.isEmpty()) {
+            lines.add(field("estimated", estimate));
+        }
         if (job.path("profile").isObject()) {
             lines.add(field("profile", text(job.get("profile"), "name") + " v" + job.get("profile").path("version").asInt()));
         }
@@ -49,6 +88,9 @@ final class JobText {
                     + text(entry, "instanceType") + " in " + text(entry, "region") + (plan.isEmpty() ? "" : ", plan " + plan)));
         }
         lines.add(field("attempt", String.valueOf(job.path("attempt").asInt())));
+        if (job.path("expectedRuntimeSeconds").isNumber()) {
+            lines.add(field("expected run", job.get("expectedRuntimeSeconds").asLong() + " s (its user's hint)"));
+        }
         for (String time : List.of("createdAt", "startedAt", "endedAt", "pendingDeadline")) {
             if (!text(job, time).isEmpty()) {
                 lines.add(field(time.replace("At", "").replace("pendingDeadline", "pending until"), text(job, time)));
@@ -105,13 +147,13 @@ final class JobText {
     /** One line per job of a page, under a header. */
     static List<String> table(JsonNode page) {
         var rows = new ArrayList<List<String>>();
-        rows.add(List.of("NAME", "STATUS", "REASON", "ON", "CREATED"));
+        rows.add(List.of("NAME", "STATUS", "REASON", "ON", "CREATED", "LIKELY START"));
         for (JsonNode job : page.path("items")) {
             JsonNode selection = job.path("selection");
             rows.add(List.of(text(job, "name"), text(job, "status"), text(job, "statusReason"),
                     selection.isObject() ? selection.path("instanceCount").asInt() + " × " + text(selection, "instanceType")
                             + " (entry " + selection.path("index").asInt() + ")" : "-",
-                    text(job, "createdAt")));
+                    text(job, "createdAt"), likelyStart(job.path("estimatedStart"))));
         }
         List<String> lines = columns(rows);
         lines.add("page " + page.path("page").asInt() + " of " + Math.max(1, page.path("totalPages").asInt()) + ", "

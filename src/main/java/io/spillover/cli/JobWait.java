@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * Follows one job until it ends on its event stream ({@code GET .../jobs/{job}/events}, server-sent events): no
  * polling, each transition and each new evaluation told on standard error (so standard output keeps only the
- * answer) as the service sends it. On a terminal a status line redraws itself under them; elsewhere each is one
+ * answer) as the service sends it, and each estimated start of the job while it waits (when it moves). On a terminal a status line redraws itself under them; elsewhere each is one
  * plain line, for a pipeline's log. A stream that ends before the job does (the instance restarted, the stream's
  * time ran out) is opened again with {@code Last-Event-ID}, so nothing is told twice or missed.
  */
@@ -40,6 +40,7 @@ final class JobWait {
     private final PrintWriter progress;
     private final boolean terminal;
     private String status = "";
+    private String likelyStart = "";
     private boolean statusLineShown;
     private long started;
 
@@ -90,9 +91,17 @@ final class JobWait {
                             case "transition" -> {
                                 lastId = event.id();
                                 status = JobText.text(data, "to");
+                                if (!"PENDING".equals(status)) {
+                                    likelyStart = "";
+                                }
                                 print(job + " " + JobText.transition(data));
                             }
                             case "evaluation" -> JobText.evaluation(data).forEach(this::print);
+                            case "estimate" -> {
+                                likelyStart = JobText.likelyStart(data);
+                                print(job + " estimated start " + JobText.text(data, "estimatedAt") + ": "
+                                        + JobText.estimate(pending(data)));
+                            }
                             case "end" -> {
                                 clearStatusLine();
                                 return data;
@@ -143,6 +152,14 @@ final class JobWait {
         Thread.interrupted();
     }
 
+    /** The estimate as the estimatedStart of a pending job, to tell it as describe does. */
+    private static JsonNode pending(JsonNode estimate) {
+        var job = SpilloverApi.JSON.createObjectNode();
+        job.put("status", "PENDING");
+        job.set("estimatedStart", estimate);
+        return job;
+    }
+
     private void print(String line) {
         clearStatusLine();
         progress.println(line);
@@ -154,7 +171,8 @@ final class JobWait {
             return;
         }
         progress.print("\r\033[2K" + job + "  " + status + "  "
-                + Durations.format(Duration.ofNanos(System.nanoTime() - started)));
+                + Durations.format(Duration.ofNanos(System.nanoTime() - started))
+                + (likelyStart.isEmpty() || "-".equals(likelyStart) ? "" : "  likely start " + likelyStart));
         progress.flush();
         statusLineShown = true;
     }

@@ -391,6 +391,27 @@ class CliTest extends ApiTest {
     }
 
     @Test
+    void aWaitingJobsEstimatedStartShowsInDescribeTheListAndTheWaitsStatusLine() throws Exception {
+        occupy(G5);
+        login();
+        cli("submit", "-f", yamlJob("estimated", 0, 0));
+        JsonNode estimate = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> describe(team, "estimated").get("estimatedStart"), e -> e != null && !e.isNull());
+        String p50 = estimate.get("p50").asString();
+
+        Run described = cli("describe", "estimated");
+        Run listed = cli("jobs");
+        Run waited = cliOnTerminal("wait", "estimated", "--timeout", "1s");
+
+        assertThat(described.out()).contains("estimated     most likely " + p50 + " (p10 ",
+                "on entry 0: first in line on ml.g5.12xlarge; 1 running there ends in ~");
+        assertThat(listed.out()).contains("LIKELY START").containsPattern("estimated +PENDING .* " + p50);
+        assertThat(waited.exit()).isEqualTo(ExitCode.WAIT_TIMEOUT.code);
+        assertThat(waited.err()).contains("estimated estimated start ", ": most likely " + p50,
+                "\r\u001b[2Kestimated  PENDING  ").containsPattern("PENDING  [^\\r]*  likely start " + p50);
+    }
+
+    @Test
     void logsFollowsTheJobsOutputUntilItEnds() throws Exception {
         login();
         String file = jobFile("echo.json", """
