@@ -107,7 +107,17 @@ final class ServiceBench {
      *                     part 1 queue), and a release that lands in one waits for it
      */
     record WakeUp(int releases, Percentiles serverMs, List<Polling> polling, String pollingMethod, int slowReleases,
-                  Sweeps sweeps) {
+                  Sweeps sweeps, Estimations estimations) {
+    }
+
+    /**
+     * Estimations of every pending job's start (issue #17) over a stretch of time, from the estimator's
+     * {@code spillover.estimates.run} timer: each follows the cycles of a burst, on a thread of its own, so it
+     * shares the cores with the scheduler rather than delaying it.
+     *
+     * @param maxMs the longest in the timer's recent window
+     */
+    record Estimations(long count, double meanMs, double maxMs, double shareOfTime) {
     }
 
     /** Sweep cycles over a stretch of time, from the scheduler's {@code spillover.scheduling.cycle} timer. */
@@ -500,6 +510,9 @@ final class ServiceBench {
 
         WakeUp wakeUp(int chainLength, String prefix) throws Exception {
             Timer sweepTimer = registry.get("spillover.scheduling.cycle").tag("scope", "sweep").timer();
+            Timer estimationTimer = registry.get("spillover.estimates.run").timer();
+            long estimationsBefore = estimationTimer.count();
+            double estimationMsBefore = estimationTimer.totalTime(TimeUnit.MILLISECONDS);
             long sweepsBefore = sweepTimer.count();
             double sweepMsBefore = sweepTimer.totalTime(TimeUnit.MILLISECONDS);
             long chainFrom = System.nanoTime();
@@ -519,6 +532,10 @@ final class ServiceBench {
             long sweeps = sweepTimer.count() - sweepsBefore;
             double sweepMs = sweepTimer.totalTime(TimeUnit.MILLISECONDS) - sweepMsBefore;
             var sweepStats = new Sweeps(sweeps, sweeps == 0 ? 0 : sweepMs / sweeps, sweepMs / chainMs);
+            long estimations = estimationTimer.count() - estimationsBefore;
+            double estimationMs = estimationTimer.totalTime(TimeUnit.MILLISECONDS) - estimationMsBefore;
+            var estimationStats = new Estimations(estimations, estimations == 0 ? 0 : estimationMs / estimations,
+                    estimationTimer.max(TimeUnit.MILLISECONDS), estimationMs / chainMs);
             var wakes = new ArrayList<Double>();
             var releases = new ArrayList<Instant>();
             for (Instant start : starts) {
@@ -535,7 +552,7 @@ final class ServiceBench {
             return new WakeUp(wakes.size(), Percentiles.of(wakes), polling,
                     "analytic (uniform over the interval: mean interval/2, p99 0.99 x interval) and simulated: for each "
                             + "measured release time, 1,000 retry loops with random phases (seed 7); delay = release to "
-                            + "the first retry at or after it", slow, sweepStats);
+                            + "the first retry at or after it", slow, sweepStats, estimationStats);
         }
 
         static Percentiles simulatePolling(List<Instant> releases, int intervalSeconds) {

@@ -190,6 +190,10 @@ final class Tables {
         md.append("| releases slower than 100 ms; safety sweeps during the chain: count, mean time, share of the chain's time | ")
                 .append(r.wakeUp().slowReleases()).append(" of ").append(w.count()).append("; ").append(sweeps.count())
                 .append(", ").append(fixed(sweeps.meanMs(), 0)).append(" ms, ").append(fixed(100 * sweeps.shareOfTime(), 2)).append(" % | |\n");
+        ServiceBench.Estimations est = r.wakeUp().estimations();
+        md.append("| estimated starts of every pending job, re-estimated during the chain: count, mean / max time, share of the chain's time | ")
+                .append(est.count()).append(", ").append(fixed(est.meanMs(), 0)).append(" / ").append(fixed(est.maxMs(), 0))
+                .append(" ms, ").append(fixed(100 * est.shareOfTime(), 1)).append(" % | off the scheduler's thread |\n");
         for (ServiceBench.Polling p : r.wakeUp().polling()) {
             md.append("| polling retry every ").append(p.intervalSeconds()).append(" s: release → retry that sees it, ")
                     .append("analytic mean / p99; simulated mean / p50 / p99 | ")
@@ -219,8 +223,9 @@ final class Tables {
                 .append(" a chain of one-second jobs on another offering, each end waking the next, and one release")
                 .append(" of an offering a job waits on. One commit = ").append(fixed(commit, 2)).append(" ms.\n\n")
                 .append("| pending | wake-up p50 / p99 / max | p99 in commits | safety sweeps during the chain: count, mean")
-                .append(" | one release → waiting job `STARTING` | jobs evaluated in that cycle |\n")
-                .append("| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                .append(" | one release → waiting job `STARTING` | jobs evaluated in that cycle")
+                .append(" | re-estimations of every pending job's start during the chain: count, mean / max |\n")
+                .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (ServiceBench.Level level : r.levels()) {
             ServiceBench.Percentiles wake = level.wakeUp().serverMs();
             md.append("| ").append(number(level.pending())).append(" | ").append(fixed(wake.p50(), 0)).append(" / ")
@@ -228,7 +233,10 @@ final class Tables {
                     .append(fixed(wake.p99() / commit, 0)).append(" | ").append(level.wakeUp().sweeps().count())
                     .append(", ").append(fixed(level.wakeUp().sweeps().meanMs(), 1)).append(" ms | ")
                     .append(fixed(level.release().releaseToStartingMs(), 0)).append(" ms | ")
-                    .append(level.release().jobsEvaluated()).append(" |\n");
+                    .append(level.release().jobsEvaluated()).append(" | ")
+                    .append(level.wakeUp().estimations().count()).append(", ")
+                    .append(fixed(level.wakeUp().estimations().meanMs(), 0)).append(" / ")
+                    .append(fixed(level.wakeUp().estimations().maxMs(), 0)).append(" ms |\n");
         }
         md.append("\n![Latency against queue length](").append(figure).append(")\n");
         return md.toString();

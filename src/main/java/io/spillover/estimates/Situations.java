@@ -24,13 +24,17 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The platform now as a forecast starts from it ({@link Situation}): capacity, plans and teams as a scheduling cycle
  * snapshots them, every pending job in queue order with its deadline, every job on the provider with how long it
  * has run, the queue policy and fair shares, and what is known of runs: each job's maximum run time and its user's
  * hint, its sweep's ended runs, and the latest completed runs of its profile in its team (once it has as many as
- * the scheduler asks for), else of its team, else of the platform. Only runs that ended count.
+ * the scheduler asks for), else of its team, else of the platform. Only runs that ended count. It is read in one
+ * read-only transaction at REPEATABLE READ, so a job that starts meanwhile is not both waiting and holding instances.
  */
 @Component
 class Situations {
@@ -45,9 +49,13 @@ class Situations {
     private final FairShares fairShares;
     private final RunHistory history;
     private final Clock clock;
+    private final TransactionTemplate snapshot;
 
     Situations(CapacityService capacity, PendingJobs pending, RunningJobs running, FairShares fairShares,
-               RunHistory history, Clock clock) {
+               RunHistory history, Clock clock, PlatformTransactionManager transactions) {
+        this.snapshot = new TransactionTemplate(transactions);
+        snapshot.setReadOnly(true);
+        snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         this.capacity = capacity;
         this.pending = pending;
         this.running = running;
@@ -57,6 +65,10 @@ class Situations {
     }
 
     Read read() {
+        return snapshot.execute(status -> readNow());
+    }
+
+    private Read readNow() {
         QueuePolicy policy = fairShares.policy();
         FairShares.Snapshot shares = policy.fairShare() ? fairShares.read() : fairShares.forCycle(List.of());
         Capacity snapshot = capacity.snapshot();
