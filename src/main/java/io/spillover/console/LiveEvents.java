@@ -5,6 +5,7 @@ import io.spillover.jobs.StartsEstimated;
 import io.spillover.security.Caller;
 import io.spillover.whatif.WhatIfProgressed;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.context.SmartLifecycle;
@@ -100,17 +101,20 @@ class LiveEvents implements SmartLifecycle {
     }
 
     /**
-     * Sends {@code estimates-changed} (the teams, comma-separated; empty for all) to those who may see one of the teams
-     * whose estimated starts moved: the queue and the pages of pending jobs redraw.
+     * Sends {@code estimates-changed} to those who may see one of the teams whose estimated starts moved, naming only
+     * the teams each may see (comma-separated; {@code *} when every team's may have moved): the queue and the pages
+     * of pending jobs redraw.
      */
     @EventListener
     void on(StartsEstimated event) {
         open.forEach((emitter, caller) -> {
-            if (!event.teams().isEmpty() && event.teams().stream().noneMatch(caller::sees)) {
+            List<String> seen = event.teams().stream().filter(caller::sees).sorted().toList();
+            if (!event.teams().isEmpty() && seen.isEmpty()) {
                 return;
             }
             try {
-                emitter.send(SseEmitter.event().name(ESTIMATES_CHANGED).data(String.join(",", event.teams())));
+                emitter.send(SseEmitter.event().name(ESTIMATES_CHANGED)
+                        .data(event.teams().isEmpty() ? "*" : String.join(",", seen)));
             } catch (IOException | IllegalStateException gone) {
                 open.remove(emitter);
             }
