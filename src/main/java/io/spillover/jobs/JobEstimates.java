@@ -104,6 +104,63 @@ public class JobEstimates {
         return changed;
     }
 
+    /**
+     * A job's first estimate as the forecast made it, before calibration, and what has happened since.
+     *
+     * @param p10     a wait in seconds from {@code made}
+     * @param started when it started, null while it waits
+     */
+    public record FirstEstimate(Instant made, long p10, long p50, long p90, Instant started) {
+    }
+
+    /**
+     * Keeps the first estimate of each of these jobs that has none yet (and still waits).
+     *
+     * @param waits p10, p50 and p90 in seconds from {@code made}, by job
+     */
+    @Transactional
+    public void recordFirst(Instant made, Map<UUID, long[]> waits) {
+        if (waits.isEmpty()) {
+            return;
+        }
+        var ids = waits.keySet().toArray(UUID[]::new);
+        var p10 = new Long[ids.length];
+        var p50 = new Long[ids.length];
+        var p90 = new Long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            long[] w = waits.get(ids[i]);
+            p10[i] = w[0];
+            p50[i] = w[1];
+            p90[i] = w[2];
+        }
+        jdbc.sql("""
+                        INSERT INTO first_estimates (job_id, made_at, p10_s, p50_s, p90_s)
+                        SELECT r.job_id, to_timestamp(:made / 1000.0), r.p10, r.p50, r.p90
+                          FROM unnest(:ids, :p10, :p50, :p90) AS r (job_id, p10, p50, p90)
+                          JOIN jobs j ON j.id = r.job_id AND j.status = 'PENDING'
+                        ON CONFLICT (job_id) DO NOTHING""")
+                .param("made", made.toEpochMilli()).param("ids", ids).param("p10", p10).param("p50", p50)
+                .param("p90", p90).update();
+    }
+
+    /**
+     * The latest first estimates of jobs that have started or still wait, newest first (a job that left the queue
+     * without starting says nothing of when it would have).
+     */
+    @Transactional(readOnly = true)
+    public List<FirstEstimate> latestFirst(int limit) {
+        return jdbc.sql("""
+                        SELECT f.made_at, f.p10_s, f.p50_s, f.p90_s, j.started_at
+                          FROM first_estimates f JOIN jobs j ON j.id = f.job_id
+                         WHERE j.started_at IS NOT NULL OR j.status = 'PENDING'
+                         ORDER BY f.made_at DESC, f.job_id
+                         LIMIT :limit""")
+                .param("limit", limit)
+                .query((rs, n) -> new FirstEstimate(rs.getTimestamp("made_at").toInstant(), rs.getLong("p10_s"),
+                        rs.getLong("p50_s"), rs.getLong("p90_s"), instant(rs.getTimestamp("started_at"))))
+                .list();
+    }
+
     /** The estimates of these jobs of the team that have one. */
     @Transactional(readOnly = true)
     public Map<UUID, EstimatedStart> of(String team, Collection<UUID> jobs) {

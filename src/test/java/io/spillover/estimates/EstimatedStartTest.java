@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,6 +30,9 @@ class EstimatedStartTest extends ApiTest {
     static final String G5 = "ml.g5.12xlarge";
 
     private final HttpClient http = HttpClient.newHttpClient();
+
+    @Autowired
+    private JdbcClient jdbc;
 
     @Test
     void aPendingJobsEstimateIsAnIntervalOnAnEntryWithItsBasisAndAStartedJobHasNone() {
@@ -98,6 +103,42 @@ class EstimatedStartTest extends ApiTest {
         assertThat(estimate.get("basis").asString()).contains("its maximum pending time runs out first, at ");
         assertThat(Instant.parse(estimate.get("p50").asString()))
                 .isAfter(Instant.parse(describe(team, "impatient").get("pendingDeadline").asString()));
+    }
+
+    @Test
+    void whenTheLatestFirstEstimatesSaidAMinuteAndTheJobsStartedHoursLaterTheIntervalWidensAndTheMedianStays() {
+        String small = "ml.g5.2xlarge";
+        capacity(small, 40);
+        String earlier = team(Map.of(small, 40));
+        for (int i = 0; i < 40; i++) {
+            submit(earlier, job("ran-" + i, entry(small, 1)));
+        }
+        for (int i = 0; i < 40; i++) {
+            awaitStatus(earlier, "ran-" + i, "RUNNING");
+        }
+        // the latest first estimates are these: each said a minute, and its job started two hours after it
+        jdbc.sql("DELETE FROM first_estimates").update();
+        jdbc.sql("""
+                INSERT INTO first_estimates (job_id, made_at, p10_s, p50_s, p90_s)
+                SELECT id, started_at - interval '2 hours', 50, 60, 70 FROM jobs WHERE team = :team""")
+                .param("team", earlier).update();
+        capacity(G5, 1);
+        String team = team(Map.of(G5, 3));
+        submit(team, hinted("holder", 3600));
+        awaitStatus(team, "holder", "RUNNING");
+        submit(team, hinted("next", 1800));
+        submit(team, hinted("later", 1800));
+
+        JsonNode later = awaitEstimate(team, "later");
+
+        Instant p10 = Instant.parse(later.get("p10").asString());
+        Instant p50 = Instant.parse(later.get("p50").asString());
+        Instant p90 = Instant.parse(later.get("p90").asString());
+        assertThat(p50).as("the median stays the forecast's: after the holder's rest and next's run")
+                .isAfter(Instant.now().plus(Duration.ofMinutes(30))).isBefore(Instant.now().plus(Duration.ofHours(4)));
+        assertThat(Duration.between(p50, p90)).as("past estimates were late by a factor of 60")
+                .isGreaterThan(Duration.ofHours(10));
+        assertThat(p10).isBeforeOrEqualTo(p50);
     }
 
     @Test
