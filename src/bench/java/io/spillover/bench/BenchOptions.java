@@ -22,8 +22,10 @@ import java.util.Set;
  *                {@code replay-full-scarce*}, section {@code replay-full-scarce}), empty for the default
  * @param shiftTeams replay the trace with each team's submissions moved by an offset of up to
  *                   {@value #SHIFT_DAYS} days drawn from this seed ({@code Trace#shiftTeams}), null for as recorded
- * @param estimates  how the default policy's estimated starts are measured ({@code --estimates=N}: at most N jobs,
- *                   0 for all; {@code --arrivals=none|last-day}); null with {@code --estimates=off}
+ * @param estimates  how the default policy's estimated starts are measured ({@code --estimates=N}: at most N of the
+ *                   jobs still waiting after their submission's cycle, 0 for all; {@code --arrivals=none|last-day};
+ *                   {@code --estimate-runs=history|true}: what the forecast knows of run times); null with
+ *                   {@code --estimates=off}
  */
 record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Window window,
                     List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, Long shiftTeams,
@@ -36,7 +38,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
             usage: BenchMain quick|full [--parts=core,replay,service] [--trace=PATH] [--fleet=PATH] [--window-days=D]
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
                                         [--label=NAME] [--shift-teams=SEED] [--estimates=N|off]
-                                        [--arrivals=none|last-day]
+                                        [--arrivals=none|last-day] [--estimate-runs=history|true]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
                         ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
                         ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
@@ -59,7 +61,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
             options.put(eq < 0 ? token.substring(2) : token.substring(2, eq), eq < 0 ? "true" : token.substring(eq + 1));
         }
         var known = Set.of("parts", "trace", "fleet", "window-days", "max-jobs", "poll", "out", "doc", "exact",
-                "label", "shift-teams", "estimates", "arrivals");
+                "label", "shift-teams", "estimates", "arrivals", "estimate-runs");
         options.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("unknown option --" + k + "\n" + USAGE);
         });
@@ -78,11 +80,12 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                 Path.of(options.getOrDefault("doc", "docs/benchmarks.md")),
                 Boolean.parseBoolean(options.getOrDefault("exact", "false")), options.getOrDefault("label", ""),
                 options.containsKey("shift-teams") ? Long.valueOf(options.get("shift-teams")) : null,
-                estimates(options.getOrDefault("estimates", quick ? "300" : "0"), options.getOrDefault("arrivals", "none")),
+                estimates(options.getOrDefault("estimates", quick ? "200" : "1000"), options.getOrDefault("arrivals", "none"),
+                        options.getOrDefault("estimate-runs", "history")),
                 command);
     }
 
-    private static EstimateAccuracy.Settings estimates(String jobs, String arrivals) {
+    private static EstimateAccuracy.Settings estimates(String jobs, String arrivals, String runs) {
         if (jobs.equals("off")) {
             return null;
         }
@@ -91,7 +94,13 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
             case "last-day" -> EstimateAccuracy.Arrivals.LAST_DAY;
             default -> throw new IllegalArgumentException("--arrivals takes none or last-day, not " + arrivals);
         };
-        return EstimateAccuracy.Settings.DEFAULT.withMaxJobs(Integer.parseInt(jobs)).withArrivals(model);
+        var knowledge = switch (runs) {
+            case "history" -> EstimateAccuracy.RunKnowledge.HISTORY;
+            case "true" -> EstimateAccuracy.RunKnowledge.TRUE_RUNS;
+            default -> throw new IllegalArgumentException("--estimate-runs takes history or true, not " + runs);
+        };
+        return EstimateAccuracy.Settings.DEFAULT.withMaxJobs(Integer.parseInt(jobs)).withArrivals(model)
+                .withRuns(knowledge);
     }
 
     /** "60x3,30x3": every 60 s, 3 tries per type; then every 30 s, 3 tries per type. */

@@ -50,9 +50,10 @@ final class ReplayBench {
                 });
         if (result.estimates() != null) {
             var e = result.estimates();
-            System.out.printf("  estimates: %d jobs, coverage %.3f, median relative error %.3f (bias %+.3f); naive %.3f,"
-                            + " %.3f (bias %+.3f); %d forecasts in %,d ms%n", e.jobs(), e.intervalCoverage(),
-                    e.medianRelativeError(), e.medianBias(), e.baseline().intervalCoverage(),
+            System.out.printf("  estimates: %d jobs, coverage %.3f, median relative error %.3f (bias %+.3f); forecast alone"
+                            + " %.3f, %.3f; naive %.3f, %.3f (bias %+.3f); %d forecasts in %,d ms%n", e.jobs(),
+                    e.intervalCoverage(), e.medianRelativeError(), e.medianBias(), e.forecast().intervalCoverage(),
+                    e.forecast().medianRelativeError(), e.baseline().intervalCoverage(),
                     e.baseline().medianRelativeError(), e.baseline().medianBias(), e.forecasts(), e.forecastMillis());
             e.byWait().forEach(b -> System.out.printf("    %-14s %5d jobs: coverage %.3f, error %.3f; naive %.3f, %.3f%n",
                     b.waited(), b.jobs(), b.intervalCoverage(), b.medianRelativeError(), b.naiveCoverage(),

@@ -21,7 +21,12 @@ import java.util.function.LongSupplier;
  * How well a {@link Forecast} estimates starts, where the truth is known: a queue policy's replay is run again, and at
  * the step in which each chosen job was submitted (its submission's cycle done, the job still waiting) a forecast
  * from what the replay knew then, and only that, estimates its start; the start the replay then gave it is the truth.
- * Beside it, a naive estimate as a Slurm-like scheduler gives one: the job's place in the line of jobs waiting for its
+ * The jobs are chosen among those still waiting after their submission's cycle, as the service estimates every such
+ * job, not by how long they then waited; the figures are of those that waited at least the minimum.
+ *
+ * <p>The estimate shown is the forecast's corrected by a {@link Calibration} learnt from the chosen jobs whose start
+ * had happened by then, as the service learns from its own; the forecast's own figures are reported beside it. Beside
+ * them, a naive estimate as a Slurm-like scheduler gives one: the job's place in the line of jobs waiting for its
  * first choice's type, times the platform's mean run, over the type's instances. The replay's decisions are those of
  * the policy's own run (checked: estimating changes none of them).
  */
@@ -35,28 +40,41 @@ public final class EstimateAccuracy {
         LAST_DAY
     }
 
+    /** What the forecast knows of run times. */
+    public enum RunKnowledge {
+        /** What the service knows: history, sweeps, maximum run times. */
+        HISTORY,
+        /** Every job's true run (a measurement of how much of the miss is the run times; no service knows it). */
+        TRUE_RUNS
+    }
+
     /**
-     * @param maxJobs     at most this many jobs are estimated, a random sample (from {@code seed}) of those that waited
-     *                    at least {@code minWait}; 0 for all of them
+     * @param maxJobs     at most this many jobs are estimated, a random sample (from {@code seed}) of those still
+     *                    waiting after their submission's cycle; 0 for all of them
      * @param minWait     only jobs that waited this long are measured
      * @param arrivalDays how many days ahead {@link Arrivals#LAST_DAY} repeats the last day's submissions
      * @param samples     the forecast's samples
      */
-    public record Settings(int maxJobs, Duration minWait, Arrivals arrivals, int arrivalDays, int samples, long seed) {
+    public record Settings(int maxJobs, Duration minWait, Arrivals arrivals, int arrivalDays, int samples, long seed,
+                           RunKnowledge runs) {
 
         public static final Settings DEFAULT = new Settings(0, Duration.ofMinutes(10), Arrivals.NONE, 7,
-                Forecast.SAMPLES, 17);
+                Forecast.SAMPLES, 17, RunKnowledge.HISTORY);
 
         public Settings withMaxJobs(int jobs) {
-            return new Settings(jobs, minWait, arrivals, arrivalDays, samples, seed);
+            return new Settings(jobs, minWait, arrivals, arrivalDays, samples, seed, runs);
         }
 
         public Settings withArrivals(Arrivals model) {
-            return new Settings(maxJobs, minWait, model, arrivalDays, samples, seed);
+            return new Settings(maxJobs, minWait, model, arrivalDays, samples, seed, runs);
         }
 
         public Settings withSamples(int count) {
-            return new Settings(maxJobs, minWait, arrivals, arrivalDays, count, seed);
+            return new Settings(maxJobs, minWait, arrivals, arrivalDays, count, seed, runs);
+        }
+
+        public Settings withRuns(RunKnowledge knowledge) {
+            return new Settings(maxJobs, minWait, arrivals, arrivalDays, samples, seed, knowledge);
         }
     }
 
@@ -71,8 +89,12 @@ public final class EstimateAccuracy {
         this.stopwatch = stopwatch;
     }
 
-    /** One job's estimate at its submission, the naive one, and what happened. */
-    record Estimated(ReplayJob job, long waited, Long p10, Long p50, Long p90, long naiveLow, long naive, long naiveHigh) {
+    /**
+     * One job's estimate at its submission, as waits from then in seconds (null: no start within the horizon): the
+     * forecast's ({@code raw}), corrected ({@code p10}, {@code p50}, {@code p90}), the naive one, and what happened.
+     */
+    record Estimated(ReplayJob job, long waited, Long p10, Long p50, Long p90, Long raw10, Long raw50, Long raw90,
+                     long naiveLow, long naive, long naiveHigh) {
     }
 
     /**
@@ -84,12 +106,15 @@ public final class EstimateAccuracy {
         }
         Map<String, JobRun> truth = new HashMap<>();
         run.runs().forEach(r -> truth.put(r.job().id(), r));
-        List<String> waitedLong = run.runs().stream()
-                .filter(r -> r.waitSeconds() >= settings.minWait().toSeconds())
+        List<String> waited = run.runs().stream().filter(r -> r.waitSeconds() > 0)
                 .map(r -> r.job().id()).sorted().toList();
-        Set<String> chosen = choose(waitedLong);
+        Set<String> chosen = choose(waited);
+        long minWait = settings.minWait().toSeconds();
+        int waitedLong = (int) chosen.stream().filter(id -> truth.get(id).waitSeconds() >= minWait).count();
         var estimates = new ArrayList<Estimated>();
         var forecast = new Forecast(fleet.catalog(), settings.samples(), Forecast.HORIZON);
+        // every estimate made so far, in order, with its job's submission, start and wait
+        var made = new ArrayList<long[]>();
         long[] cost = new long[3];
         var observed = new QueueReplay(fleet, false).run(policy, jobs, List.of(), Progress.NONE, step -> {
             var targets = new HashMap<String, ReplayJob>();
@@ -101,49 +126,75 @@ public final class EstimateAccuracy {
             if (targets.isEmpty()) {
                 return;
             }
+            Calibration calibration = Calibration.of(outcomes(made, step.now()));
             long started = stopwatch.getAsLong();
             Situation<String> situation = situation(step, jobs);
-            Forecast.Result<String> result = forecast.estimate(situation, targets.keySet());
+            Forecast.Result<String> result = forecast.estimate(situation, targets.keySet(), trueRuns(step, truth));
             cost[0]++;
             cost[1] += stopwatch.getAsLong() - started;
             cost[2] += result.passes();
             targets.values().stream().sorted(java.util.Comparator.comparing(ReplayJob::id)).forEach(job -> {
-                StartEstimate estimate = result.estimates().get(job.id());
+                StartEstimate raw = result.estimates().get(job.id());
+                StartEstimate shown = calibration.correct(raw, situation.now(), null);
                 long[] naive = naive(job, step, policy);
-                estimates.add(new Estimated(job, truth.get(job.id()).waitSeconds(), offset(estimate.p10(), job),
-                        offset(estimate.p50(), job), offset(estimate.p90(), job), naive[0], naive[1], naive[2]));
-                if (Boolean.getBoolean("dev.print")) { // DEV
-                    JobRun t = truth.get(job.id());
-                    long over = run.runs().stream().filter(r -> r.job().submitSeconds() > job.submitSeconds() && r.startSeconds() < t.startSeconds()).count();
-                    long overTeam = run.runs().stream().filter(r -> r.job().team().equals(job.team()) && r.job().submitSeconds() > job.submitSeconds() && r.startSeconds() < t.startSeconds()).count();
-                    long before = run.runs().stream().filter(r -> r.job().submitSeconds() <= job.submitSeconds() && r.startSeconds() < t.startSeconds() && r.startSeconds() >= job.submitSeconds()).count();
-                    System.out.printf("DEV2 %s overtaken by %d (team %d), started before it from the queue then %d%n", job.id(), over, overTeam, before);
-                    System.out.printf("DEV %s team %s gpus %d first %s: wait %d, est %s/%s/%s entry %s; got entry %d %s; run %d; %s; pending %d running %d%n",
-                            job.id(), job.team(), job.accelerators(), job.choices().get(0).instanceType(), t.waitSeconds(),
-                            offset(estimate.p10(), job), offset(estimate.p50(), job), offset(estimate.p90(), job),
-                            estimate.entry(), t.choice(), t.entry().instanceType(), t.runSeconds(), estimate.basis(),
-                            step.pending().size(), step.running().size());
+                JobRun actual = truth.get(job.id());
+                var estimated = new Estimated(job, actual.waitSeconds(), offset(shown.p10(), job),
+                        offset(shown.p50(), job), offset(shown.p90(), job), offset(raw.p10(), job),
+                        offset(raw.p50(), job), offset(raw.p90(), job), naive[0], naive[1], naive[2]);
+                if (raw.p90() != null) {
+                    made.add(new long[] {job.submitSeconds(), actual.startSeconds(), estimated.raw10(),
+                        estimated.raw50(), estimated.raw90()});
+                }
+                if (actual.waitSeconds() >= minWait) {
+                    estimates.add(estimated);
                 }
             });
         });
         if (!Fixed.starts(observed).equals(Fixed.starts(run))) {
             throw new IllegalStateException("estimating changed the replay's decisions");
         }
-        return EstimateReport.of(policy.name(), describe(waitedLong.size(), chosen.size()), settings, waitedLong.size(),
-                estimates, cost[0], cost[1] / 1_000_000, cost[2]);
+        return EstimateReport.of(policy.name(), describe(waited.size(), chosen.size(), waitedLong), settings,
+                waitedLong, estimates, Calibration.of(outcomes(made, Long.MAX_VALUE)), cost[0], cost[1] / 1_000_000,
+                cost[2]);
     }
 
-    private String describe(int waited, int chosen) {
-        return (chosen == waited ? "every one of the " + waited : "a random sample (seed " + settings.seed() + ") of "
-                + chosen + " of the " + waited) + " jobs that waited at least "
-                + io.spillover.placement.QueuePass.words(settings.minWait()) + ", each estimated at its submission";
-    }
-
-    private Set<String> choose(List<String> waitedLong) {
-        if (settings.maxJobs() <= 0 || waitedLong.size() <= settings.maxJobs()) {
-            return new HashSet<>(waitedLong);
+    /**
+     * The latest estimates as the service would know them at {@code now}: a job started by then with its wait, one
+     * still waiting with its wait so far.
+     */
+    private static List<Calibration.Outcome> outcomes(List<long[]> made, long now) {
+        var outcomes = new ArrayList<Calibration.Outcome>(Calibration.WINDOW);
+        for (long[] m : made.subList(Math.max(0, made.size() - Calibration.WINDOW), made.size())) {
+            boolean started = m[1] <= now;
+            outcomes.add(new Calibration.Outcome(m[2], m[3], m[4], (started ? m[1] : now) - m[0], started));
         }
-        var shuffled = new ArrayList<>(waitedLong);
+        return outcomes;
+    }
+
+    /** Under {@link RunKnowledge#TRUE_RUNS}, every running and waiting job's true run; else none. */
+    private Map<String, Long> trueRuns(QueueReplay.Step step, Map<String, JobRun> truth) {
+        if (settings.runs() == RunKnowledge.HISTORY) {
+            return Map.of();
+        }
+        var runs = new HashMap<String, Long>();
+        step.running().stream().filter(r -> r.job() != null)
+                .forEach(r -> runs.put(r.job().id(), r.endSeconds() - r.startSeconds()));
+        step.pending().values().forEach(job -> runs.put(job.id(), truth.get(job.id()).runSeconds()));
+        return runs;
+    }
+
+    private String describe(int waited, int chosen, int waitedLong) {
+        return (chosen == waited ? "every one of the " + waited : "a random sample (seed " + settings.seed() + ") of "
+                + chosen + " of the " + waited) + " jobs still waiting after their submission's cycle, each estimated"
+                + " then; measured: the " + waitedLong + " of them that waited at least "
+                + io.spillover.placement.QueuePass.words(settings.minWait());
+    }
+
+    private Set<String> choose(List<String> candidates) {
+        if (settings.maxJobs() <= 0 || candidates.size() <= settings.maxJobs()) {
+            return new HashSet<>(candidates);
+        }
+        var shuffled = new ArrayList<>(candidates);
         Collections.shuffle(shuffled, new java.util.Random(settings.seed()));
         return new HashSet<>(shuffled.subList(0, settings.maxJobs()));
     }

@@ -108,14 +108,24 @@ public final class Forecast {
      * @param only the waiting jobs to estimate (each sample ends once they have all started), null for all
      */
     public <I extends Comparable<I>> Result<I> estimate(Situation<I> situation, Set<I> only) {
-        var first = new Model<>(situation, only, samples);
+        return estimate(situation, only, Map.of());
+    }
+
+    /**
+     * For measuring only how much of a forecast's miss is the run times: each job's true run, by id, drawn instead
+     * of what is known of it (the queue still ranks by what is known).
+     *
+     * @param trueRuns seconds each job runs in all, running or waiting; a job not in it is drawn as usual
+     */
+    <I extends Comparable<I>> Result<I> estimate(Situation<I> situation, Set<I> only, Map<I, Long> trueRuns) {
+        var first = new Model<>(situation, only, samples, trueRuns);
         var sample = new Sample<>(first, 0);
         sample.run();
         // A long queue costs a pass per start in every sample: past the budget, fewer samples (its sum of many runs
         // varies less than one run does).
         int affordable = (int) Math.max(Math.min(samples, MIN_SAMPLES),
                 Math.min(samples, PASS_BUDGET / Math.max(1, sample.passes)));
-        Model<I> model = affordable == samples ? first : new Model<>(situation, only, affordable);
+        Model<I> model = affordable == samples ? first : new Model<>(situation, only, affordable, trueRuns);
         long passes = 0;
         long decisions = 0;
         for (int s = 0; s < model.samples; s++) {
@@ -185,7 +195,7 @@ public final class Forecast {
 
         final int samples;
 
-        Model(Situation<I> situation, Set<I> only, int samples) {
+        Model(Situation<I> situation, Set<I> only, int samples, Map<I, Long> trueRuns) {
             this.samples = samples;
             this.situation = situation;
             this.pass = new QueuePass(placement, situation.policy());
@@ -208,7 +218,7 @@ public final class Forecast {
                     runs.stream().mapToLong(d -> Math.max(1, d.toSeconds())).toArray()));
             this.runningDrawn = new Drawn[running.size()];
             for (int r = 0; r < running.size(); r++) {
-                runningDrawn[r] = drawn(running.get(r).runs());
+                runningDrawn[r] = drawn(running.get(r).runs(), trueRuns.get(running.get(r).id()));
             }
             List<Situation.Waiting<I>> waiting = situation.waiting().stream()
                     .sorted(Comparator.comparing(w -> w.job(), QueuedRequest.queueOrder())).toList();
@@ -222,7 +232,7 @@ public final class Forecast {
             this.targets = targetCount;
             for (Situation.Waiting<I> w : waiting) {
                 boolean target = only == null || only.contains(w.job().id());
-                jobs.add(new Job<>(jobs.size(), w, 0, target, drawn(w.runs())));
+                jobs.add(new Job<>(jobs.size(), w, 0, target, drawn(w.runs(), trueRuns.get(w.job().id()))));
             }
             for (Situation.Waiting<I> a : situation.arrivals().stream()
                     .sorted(Comparator.comparing(w -> w.job(), QueuedRequest.queueOrder())).toList()) {
@@ -243,6 +253,12 @@ public final class Forecast {
 
         Instant at(long seconds) {
             return now.plusSeconds(seconds);
+        }
+
+        /** The draw for a job: its true run where the caller knows it ({@link #estimate(Situation, Set, Map)}). */
+        Drawn drawn(Runs runs, Long trueRun) {
+            return trueRun == null ? drawn(runs)
+                    : new Drawn(RunDraw.point(Math.max(1, trueRun)), Known.HINT, "its true run");
         }
 
         /** The draw for a job's evidence, made once per sweep, pool and hint. */

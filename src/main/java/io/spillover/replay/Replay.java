@@ -91,7 +91,7 @@ public final class Replay {
 
     /** Every team's quota: the same for all in the benchmark's fleet. */
     private Map<String, Integer> quotas() {
-        return fleet.otherTeams().orElseThrow().instanceLimits();
+        return new java.util.TreeMap<>(fleet.otherTeams().orElseThrow().instanceLimits()); // Map.copyOf has no order
     }
 
     private Map<String, String> runtimes() {
