@@ -105,8 +105,12 @@ public final class Calibration {
         }
         long[] waits = correct(seconds(made, estimate.p10()), seconds(made, estimate.p50()),
                 seconds(made, estimate.p90()));
-        return new StartEstimate(made.plusSeconds(waits[0]), estimate.p50(), made.plusSeconds(waits[2]),
-                estimate.entry(), estimate.basis(), deadline != null && estimate.p50().isAfter(deadline));
+        // the waits are whole seconds and the median keeps its fraction: the ends must not cross it
+        Instant p50 = estimate.p50();
+        Instant p10 = made.plusSeconds(waits[0]);
+        Instant p90 = made.plusSeconds(waits[2]);
+        return new StartEstimate(p10.isAfter(p50) ? p50 : p10, p50, p90.isBefore(p50) ? p50 : p90,
+                estimate.entry(), estimate.basis(), deadline != null && p50.isAfter(deadline));
     }
 
     /** The same on waits in seconds from the estimate: p10, p50 and p90. */

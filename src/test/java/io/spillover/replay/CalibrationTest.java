@@ -103,6 +103,22 @@ class CalibrationTest {
         assertThat(calibration.correct(none, NOW, null)).isEqualTo(none);
     }
 
+    @Test
+    void theEndsNeverCrossAMedianWithAFractionOfASecond() {
+        var outcomes = new ArrayList<Calibration.Outcome>();
+        for (int i = 0; i < 50; i++) {
+            outcomes.add(new Calibration.Outcome(5400, 5400, 5400, 5400, true)); // every estimate right
+        }
+        Instant made = NOW.plusMillis(704);
+        var estimate = new StartEstimate(made.plusSeconds(5569).plusMillis(500), made.plusSeconds(5569).plusMillis(500),
+                made.plusSeconds(5569).plusMillis(500), 0, "229 jobs ahead", false);
+
+        StartEstimate corrected = Calibration.of(outcomes).correct(estimate, made, null);
+
+        assertThat(corrected.p10()).isBeforeOrEqualTo(corrected.p50());
+        assertThat(corrected.p50()).isEqualTo(estimate.p50()).isBeforeOrEqualTo(corrected.p90());
+    }
+
     private static List<Calibration.Outcome> outcomes(SplittableRandom random, int count) {
         var outcomes = new ArrayList<Calibration.Outcome>();
         for (int i = 0; i < count; i++) {
