@@ -110,7 +110,6 @@ public final class EstimateAccuracy {
                 .map(r -> r.job().id()).sorted().toList();
         Set<String> chosen = choose(waited);
         long minWait = settings.minWait().toSeconds();
-        int waitedLong = (int) chosen.stream().filter(id -> truth.get(id).waitSeconds() >= minWait).count();
         var estimates = new ArrayList<Estimated>();
         var forecast = new Forecast(fleet.catalog(), settings.samples(), Forecast.HORIZON);
         // every estimate made so far, in order, with its job's submission, start and wait
@@ -153,9 +152,8 @@ public final class EstimateAccuracy {
         if (!Fixed.starts(observed).equals(Fixed.starts(run))) {
             throw new IllegalStateException("estimating changed the replay's decisions");
         }
-        return EstimateReport.of(policy.name(), describe(waited.size(), chosen.size(), waitedLong), settings,
-                waitedLong, estimates, Calibration.of(outcomes(made, Long.MAX_VALUE)), cost[0], cost[1] / 1_000_000,
-                cost[2]);
+        return EstimateReport.of(policy.name(), describe(waited.size(), chosen.size(), estimates.size()), settings,
+                estimates, Calibration.of(outcomes(made, Long.MAX_VALUE)), cost[0], cost[1] / 1_000_000, cost[2]);
     }
 
     /**
@@ -183,10 +181,10 @@ public final class EstimateAccuracy {
         return runs;
     }
 
-    private String describe(int waited, int chosen, int waitedLong) {
+    private String describe(int waited, int chosen, int measured) {
         return (chosen == waited ? "every one of the " + waited : "a random sample (seed " + settings.seed() + ") of "
                 + chosen + " of the " + waited) + " jobs still waiting after their submission's cycle, each estimated"
-                + " then; measured: the " + waitedLong + " of them that waited at least "
+                + " then; measured: the " + measured + " of them that waited at least "
                 + io.spillover.placement.QueuePass.words(settings.minWait());
     }
 

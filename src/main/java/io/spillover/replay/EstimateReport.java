@@ -10,8 +10,7 @@ import java.util.List;
  * over the wait); the same for the forecast before its {@link Calibration}, and for the naive estimate in the same run.
  *
  * @param jobsEstimated   which jobs, in words
- * @param waitedLong      estimated jobs that waited at least the minimum
- * @param jobs            of those, the jobs measured (all of them)
+ * @param jobs            the estimated jobs that waited at least the minimum: those measured
  * @param noEstimate      measured jobs that started in no sample of the forecast's horizon
  * @param medianBias      the median of (p50 − start) over the wait: below 0, estimates too early
  * @param forecast        the forecast's own figures, before calibration
@@ -20,7 +19,7 @@ import java.util.List;
  * @param passes          queue passes the forecasts ran, all together
  */
 public record EstimateReport(String policy, String jobsEstimated, String arrivals, String runs, int samples,
-                             int waitedLong, int jobs, int noEstimate, double intervalCoverage,
+                             int jobs, int noEstimate, double intervalCoverage,
                              double medianRelativeError, double medianBias, Figures forecast, String calibration,
                              Figures baseline, List<Band> byWait, long forecasts, long forecastMillis, long passes) {
 
@@ -45,7 +44,7 @@ public record EstimateReport(String policy, String jobsEstimated, String arrival
     /** Which estimate of a job: shown (calibrated), the forecast's own, or the naive one. */
     private enum Kind { SHOWN, FORECAST, NAIVE }
 
-    static EstimateReport of(String policy, String jobsEstimated, EstimateAccuracy.Settings settings, int waitedLong,
+    static EstimateReport of(String policy, String jobsEstimated, EstimateAccuracy.Settings settings,
                              List<EstimateAccuracy.Estimated> estimates, Calibration calibration, long forecasts,
                              long forecastMillis, long passes) {
         var bands = new ArrayList<Band>();
@@ -69,8 +68,8 @@ public record EstimateReport(String policy, String jobsEstimated, String arrival
             case HISTORY -> "what the service knows: sweeps, history, maximum run times";
             case TRUE_RUNS -> "every job's true run (a measurement: no service knows it)";
         };
-        return new EstimateReport(policy, jobsEstimated, arrivals, runs, settings.samples(), waitedLong,
-                estimates.size(), (int) estimates.stream().filter(e -> e.p50() == null).count(),
+        return new EstimateReport(policy, jobsEstimated, arrivals, runs, settings.samples(), estimates.size(),
+                (int) estimates.stream().filter(e -> e.p50() == null).count(),
                 coverage(estimates, Kind.SHOWN), error(estimates, Kind.SHOWN), bias(estimates, Kind.SHOWN),
                 figures(FORECAST, estimates, Kind.FORECAST), calibration.toString(),
                 figures(NAIVE, estimates, Kind.NAIVE), bands, forecasts, forecastMillis, passes);

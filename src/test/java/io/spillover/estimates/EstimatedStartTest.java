@@ -36,12 +36,7 @@ class EstimatedStartTest extends ApiTest {
 
     @Test
     void aPendingJobsEstimateIsAnIntervalOnAnEntryWithItsBasisAndAStartedJobHasNone() {
-        capacity(G5, 1);
-        String team = team(Map.of(G5, 3));
-        submit(team, hinted("holder", 3600));
-        awaitStatus(team, "holder", "RUNNING");
-        submit(team, hinted("next", 1800));
-        submit(team, hinted("later", 1800));
+        String team = twoWaitingBehindAHolder();
 
         JsonNode later = awaitEstimate(team, "later");
 
@@ -65,12 +60,7 @@ class EstimatedStartTest extends ApiTest {
 
     @Test
     void aReleaseMovesTheEstimateEarlierOnTheJobsEventStreamWithinASecond() throws Exception {
-        capacity(G5, 1);
-        String team = team(Map.of(G5, 3));
-        submit(team, hinted("holder", 3600));
-        awaitStatus(team, "holder", "RUNNING");
-        submit(team, hinted("next", 1800));
-        submit(team, hinted("later", 1800));
+        String team = twoWaitingBehindAHolder();
         Instant before = Instant.parse(awaitEstimate(team, "later").get("p50").asString());
         var lines = new CopyOnWriteArrayList<String>();
         read(team, "later", lines);
@@ -126,12 +116,7 @@ class EstimatedStartTest extends ApiTest {
                 INSERT INTO first_estimates (job_id, made_at, p10_s, p50_s, p90_s)
                 SELECT id, started_at - interval '2 hours', 50, 60, 70 FROM jobs WHERE team = :team""")
                 .param("team", earlier).update();
-        capacity(G5, 1);
-        String team = team(Map.of(G5, 3));
-        submit(team, hinted("holder", 3600));
-        awaitStatus(team, "holder", "RUNNING");
-        submit(team, hinted("next", 1800));
-        submit(team, hinted("later", 1800));
+        String team = twoWaitingBehindAHolder();
 
         JsonNode later = awaitEstimate(team, "later");
 
@@ -153,6 +138,19 @@ class EstimatedStartTest extends ApiTest {
         var response = expect(api.post("/api/v1/teams/" + team + "/jobs", body), 400);
 
         assertThat(response.text()).contains("expectedRuntimeSeconds");
+    }
+
+    /**
+     * A team on one G5: "holder" runs (an hour by its hint), "next" and "later" wait behind it (half an hour each).
+     */
+    private String twoWaitingBehindAHolder() {
+        capacity(G5, 1);
+        String team = team(Map.of(G5, 3));
+        submit(team, hinted("holder", 3600));
+        awaitStatus(team, "holder", "RUNNING");
+        submit(team, hinted("next", 1800));
+        submit(team, hinted("later", 1800));
+        return team;
     }
 
     /** A job on one G5 that runs an hour and tells the scheduler how long it expects to run. */

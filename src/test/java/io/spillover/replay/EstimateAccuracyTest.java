@@ -25,7 +25,6 @@ class EstimateAccuracyTest {
         EstimateReport report = new EstimateAccuracy(fleet, EstimateAccuracy.Settings.DEFAULT
                 .withRuns(EstimateAccuracy.RunKnowledge.TRUE_RUNS), () -> 0).measure(SPILLOVER, jobs, run);
 
-        assertThat(report.waitedLong()).isEqualTo(3);
         assertThat(report.jobs()).isEqualTo(3);
         assertThat(report.forecasts()).isEqualTo(3);
         assertThat(report.intervalCoverage()).isEqualTo(1.0);
