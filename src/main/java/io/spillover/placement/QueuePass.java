@@ -323,8 +323,9 @@ public final class QueuePass {
 
         /**
          * Before the rounds: the jobs that claimed instances in the caller's previous pass, in queue order, take the
-         * entry they claimed if it fits within their guarantee now, or claim again (step 5) before any other job
-         * may take what is free: what came back for them is theirs, and what is on its way back stays promised.
+         * entry they claimed if it fits within their guarantee now; one whose claim was all free or on its way back
+         * (no borrower left to end by itself) claims again before any other job may take what is free: what came
+         * back for it is its.
          */
         private void startClaimants() {
             for (QueuedRequest<I> job : sorted) {
@@ -342,9 +343,12 @@ public final class QueuePass {
                     IntFunction<String> onlyClaimed = i -> i == entry ? null : "waits for entry " + entry
                             + ", which it claimed";
                     book(job, placement.decide(job.request(), capacity, now, onlyClaimed), entry);
-                } else {
+                } else if (claim.awaited() == 0) {
+                    // everything it needs was free or on its way back: keep it so
                     reclaims.claim(job, patience);
                 }
+                // a claim that waited for borrowers to end holds free instances against borrowers only (step 5):
+                // jobs within their guarantee may use them meanwhile, rather than leave them idle for hours
             }
         }
 
