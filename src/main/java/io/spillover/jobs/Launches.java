@@ -96,6 +96,6 @@ public class Launches {
         String planArn = entry.trainingPlan() == null ? null : plans.arn(entry.trainingPlan()).orElse(null);
         return new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(), entry.instanceType(),
                 entry.instanceCount(), entry.region(), entry.trainingPlan(), planArn, job.spec().container(),
-                job.spec().local(), job.spec().sagemaker(), job.maxRuntimeSeconds());
+                job.spec().local(), job.spec().sagemaker(), job.maxRuntimeSeconds(), job.preemptible());
     }
 }

@@ -25,6 +25,9 @@ class Team {
     private int weight;
     @Enumerated(EnumType.STRING)
     private Queueing queueing;
+    @Enumerated(EnumType.STRING)
+    private SharingStrategy sharing;
+    private Integer borrowLimitPercent;
     private Integer maxAccelerators;
     private Integer maxConcurrentJobs;
     @Column(insertable = false, updatable = false)
@@ -41,6 +44,7 @@ class Team {
 
     Team(String name, Instant now) {
         this.name = name;
+        this.sharing = SharingStrategy.LEND;
         this.createdAt = now;
         this.updatedAt = now;
     }
@@ -49,6 +53,12 @@ class Team {
         this.displayName = displayName;
         this.weight = weight;
         this.queueing = queueing;
+        this.updatedAt = now;
+    }
+
+    void share(SharingStrategy sharing, Integer borrowLimitPercent, Instant now) {
+        this.sharing = sharing;
+        this.borrowLimitPercent = borrowLimitPercent;
         this.updatedAt = now;
     }
 
@@ -72,6 +82,14 @@ class Team {
 
     Queueing queueing() {
         return queueing;
+    }
+
+    SharingStrategy sharing() {
+        return sharing;
+    }
+
+    Integer borrowLimitPercent() {
+        return borrowLimitPercent;
     }
 
     Integer maxAccelerators() {

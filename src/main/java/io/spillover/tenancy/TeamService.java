@@ -33,10 +33,12 @@ public class TeamService {
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final FairShares fairShares;
+    private final SharingProperties platformSharing;
 
     TeamService(Teams teams, TeamUsage usage, Catalog catalog, Validation validation,
-                ApplicationEventPublisher events, Clock clock, FairShares fairShares) {
+                ApplicationEventPublisher events, Clock clock, FairShares fairShares, SharingProperties platformSharing) {
         this.fairShares = fairShares;
+        this.platformSharing = platformSharing;
         this.teams = teams;
         this.usage = usage;
         this.catalog = catalog;
@@ -72,6 +74,9 @@ public class TeamService {
             violations.add(0, new Violation("team", "must be 1 to 40 lowercase letters, digits or hyphens,"
                     + " starting and ending with a letter or digit"));
         }
+        SharingDefinition sharing = definition == null || definition.sharing() == null ? SharingDefinition.DEFAULT
+                : definition.sharing();
+        checkSharing(sharing, violations);
         if (!violations.isEmpty()) {
             throw new InvalidRequestException(violations);
         }
@@ -79,9 +84,25 @@ public class TeamService {
         Team team = teams.findById(name).orElseGet(() -> new Team(name, clock.instant()));
         team.describe(definition.displayName(), definition.weight() == null ? 1 : definition.weight(),
                 definition.queueing() == null ? Queueing.BEST_EFFORT_FIFO : definition.queueing(), clock.instant());
+        team.share(sharing.strategyOrDefault(), sharing.borrowLimitPercent(), clock.instant());
         teams.saveAndFlush(team); // before its quotas, which the database checks against it
+        usage.replaceBorrowLimits(name, sharing.borrowLimits());
         events.publishEvent(new QuotaChanged(name));
         return created;
+    }
+
+    /** Borrow limits name known types, and only a team that borrows has any. */
+    private void checkSharing(SharingDefinition sharing, List<Violation> violations) {
+        sharing.borrowLimits().keySet().stream()
+                .filter(type -> !catalog.contains(type))
+                .sorted()
+                .forEach(type -> violations.add(new Violation("sharing.borrowLimits." + type,
+                        "unknown instance type " + type)));
+        boolean limited = sharing.borrowLimitPercent() != null || !sharing.borrowLimits().isEmpty();
+        if (limited && sharing.strategyOrDefault() != SharingStrategy.LEND_AND_BORROW) {
+            violations.add(new Violation("sharing.strategy", "borrow limits are for a team that borrows"
+                    + " (LEND_AND_BORROW); a " + sharing.strategyOrDefault() + " team borrows nothing"));
+        }
     }
 
     private TeamView limit(String name, QuotaDefinition definition) {
@@ -100,22 +121,23 @@ public class TeamService {
         teams.save(team);
         usage.replaceLimits(name, definition.instanceLimits());
         events.publishEvent(new QuotaChanged(name));
-        return view(team, usage.state(name).orElseThrow(), fairShares.read());
+        return view(team, usage.quotas(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public TeamView get(String name) {
         Team team = teams.findById(name).orElseThrow(() -> notFound(name));
-        return view(team, usage.state(name).orElseThrow(), fairShares.read());
+        return view(team, usage.quotas(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public List<TeamView> list() {
-        Map<String, TeamState> states = usage.states();
+        Map<String, TeamUsage.Quota> quotas = usage.quotas();
+        Map<String, Map<String, Integer>> lent = Lending.lent(quotas);
         FairShares.Snapshot shares = fairShares.read();
         return teams.findAll().stream()
                 .sorted(java.util.Comparator.comparing(Team::name))
-                .map(team -> view(team, states.get(team.name()), shares))
+                .map(team -> view(team, quotas.get(team.name()), lent, shares))
                 .toList();
     }
 
@@ -132,14 +154,31 @@ public class TeamService {
         return new NotFoundException("no team " + name);
     }
 
-    private static TeamView view(Team team, TeamState state, FairShares.Snapshot shares) {
+    /** @param quotas every team's: what a team lends depends on what the others borrow */
+    private TeamView view(Team team, Map<String, TeamUsage.Quota> quotas, FairShares.Snapshot shares) {
+        return view(team, quotas.get(team.name()), Lending.lent(quotas), shares);
+    }
+
+    private TeamView view(Team team, TeamUsage.Quota quota, Map<String, Map<String, Integer>> lent,
+                          FairShares.Snapshot shares) {
+        TeamState state = quota.state();
         var limits = new TreeMap<>(state.instanceLimits());
         limits.values().removeIf(limit -> limit == 0);
         var used = new TreeMap<>(state.instancesInUse());
         used.values().removeIf(count -> count == 0);
+        TeamSharing sharing = quota.sharing();
         return new TeamView(team.name(), team.displayName(), team.weight(), team.queueing(),
                 new TeamView.Quotas(limits, team.maxAccelerators(), team.maxConcurrentJobs()),
-                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse()), share(team.name(), shares));
+                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse(), Lending.borrowed(quota),
+                        lent.getOrDefault(team.name(), Map.of())),
+                share(team.name(), shares),
+                new TeamView.Sharing(platformSharing.enabled(), sharing.strategy(), sharing.borrowLimitPercent(),
+                        new TreeMap<>(sharing.borrowLimits())));
+    }
+
+    /** Each team's quota, use and sharing, for the scheduler and the dashboard. */
+    public Map<String, TeamUsage.Quota> quotas() {
+        return usage.quotas();
     }
 
     private static TeamView.Share share(String team, FairShares.Snapshot shares) {

@@ -1,0 +1,30 @@
+package io.spillover.tenancy;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import java.util.Map;
+
+/**
+ * A team's sharing in {@code PUT /admin/teams/{team}}: its strategy (default {@code LEND}) and, for a team that
+ * borrows, how much: {@code borrowLimits} per instance type (also a type it has no guarantee for), else
+ * {@code borrowLimitPercent} of its guarantee of the type, else (neither) as much as others leave idle.
+ */
+public record SharingDefinition(
+        SharingStrategy strategy,
+        @Min(0) @Max(10_000) Integer borrowLimitPercent,
+        @Size(max = 500) Map<String, @NotNull @Min(0) @Max(100_000) Integer> borrowLimits) {
+
+    /** What a team gets when its definition says nothing of sharing. */
+    public static final SharingDefinition DEFAULT = new SharingDefinition(SharingStrategy.LEND, null, null);
+
+    public SharingDefinition {
+        borrowLimits = borrowLimits == null ? Map.of() : borrowLimits;
+    }
+
+    /** The strategy, {@code LEND} when not given. */
+    public SharingStrategy strategyOrDefault() {
+        return strategy == null ? SharingStrategy.LEND : strategy;
+    }
+}
