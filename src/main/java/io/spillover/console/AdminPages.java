@@ -85,7 +85,8 @@ class AdminPages {
                     Model model, RedirectAttributes redirect) {
         return Forms.submit(model, redirect, "/admin/teams", TEAM_FORM, values, () -> {
             teams.put(name.trim(), new TeamDefinition(displayName, 1, queueing,
-                            new SharingDefinition(sharing, borrowLimitPercent, parseLimits(borrowLimits))),
+                            new SharingDefinition(sharing, borrowLimitPercent,
+                                    borrowLimits.isBlank() ? null : parseLimits(borrowLimits))),
                     new QuotaDefinition(parseLimits(limits), maxAccelerators, maxConcurrentJobs));
             return "Saved team " + name;
         }, () -> teams(model));

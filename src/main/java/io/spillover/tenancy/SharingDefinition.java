@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * A team's sharing in {@code PUT /admin/teams/{team}}: its strategy (default {@code LEND}) and, for a team that
- * borrows, how much: {@code borrowLimits} per instance type (also a type it has no guarantee for), else
- * {@code borrowLimitPercent} of its guarantee of the type, else (neither) as much as others leave idle.
+ * borrows, how much: {@code borrowLimitPercent} of each type's guarantee, or {@code borrowLimits} in instances per
+ * type (a type not listed: none; also a type it has no guarantee for), never both; neither: no limit but what is
+ * idle.
  */
 public record SharingDefinition(
         SharingStrategy strategy,
@@ -18,10 +19,6 @@ public record SharingDefinition(
 
     /** What a team gets when its definition says nothing of sharing. */
     public static final SharingDefinition DEFAULT = new SharingDefinition(SharingStrategy.LEND, null, null);
-
-    public SharingDefinition {
-        borrowLimits = borrowLimits == null ? Map.of() : borrowLimits;
-    }
 
     /** The strategy, {@code LEND} when not given. */
     public SharingStrategy strategyOrDefault() {

@@ -28,6 +28,7 @@ class Team {
     @Enumerated(EnumType.STRING)
     private SharingStrategy sharing;
     private Integer borrowLimitPercent;
+    private boolean borrowLimitsPerType;
     private Integer maxAccelerators;
     private Integer maxConcurrentJobs;
     @Column(insertable = false, updatable = false)
@@ -56,9 +57,10 @@ class Team {
         this.updatedAt = now;
     }
 
-    void share(SharingStrategy sharing, Integer borrowLimitPercent, Instant now) {
+    void share(SharingStrategy sharing, Integer borrowLimitPercent, boolean borrowLimitsPerType, Instant now) {
         this.sharing = sharing;
         this.borrowLimitPercent = borrowLimitPercent;
+        this.borrowLimitsPerType = borrowLimitsPerType;
         this.updatedAt = now;
     }
 

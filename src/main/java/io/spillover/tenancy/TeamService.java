@@ -84,21 +84,28 @@ public class TeamService {
         Team team = teams.findById(name).orElseGet(() -> new Team(name, clock.instant()));
         team.describe(definition.displayName(), definition.weight() == null ? 1 : definition.weight(),
                 definition.queueing() == null ? Queueing.BEST_EFFORT_FIFO : definition.queueing(), clock.instant());
-        team.share(sharing.strategyOrDefault(), sharing.borrowLimitPercent(), clock.instant());
+        team.share(sharing.strategyOrDefault(), sharing.borrowLimitPercent(), sharing.borrowLimits() != null,
+                clock.instant());
         teams.saveAndFlush(team); // before its quotas, which the database checks against it
-        usage.replaceBorrowLimits(name, sharing.borrowLimits());
+        usage.replaceBorrowLimits(name, sharing.borrowLimits() == null ? Map.of() : sharing.borrowLimits());
         events.publishEvent(new QuotaChanged(name));
         return created;
     }
 
-    /** Borrow limits name known types, and only a team that borrows has any. */
+    /** A borrow limit is in percent or per type, for known types, and only a team that borrows has one. */
     private void checkSharing(SharingDefinition sharing, List<Violation> violations) {
-        sharing.borrowLimits().keySet().stream()
-                .filter(type -> !catalog.contains(type))
-                .sorted()
-                .forEach(type -> violations.add(new Violation("sharing.borrowLimits." + type,
-                        "unknown instance type " + type)));
-        boolean limited = sharing.borrowLimitPercent() != null || !sharing.borrowLimits().isEmpty();
+        if (sharing.borrowLimits() != null) {
+            sharing.borrowLimits().keySet().stream()
+                    .filter(type -> !catalog.contains(type))
+                    .sorted()
+                    .forEach(type -> violations.add(new Violation("sharing.borrowLimits." + type,
+                            "unknown instance type " + type)));
+        }
+        if (sharing.borrowLimitPercent() != null && sharing.borrowLimits() != null) {
+            violations.add(new Violation("sharing.borrowLimits", "give a borrow limit in percent"
+                    + " (borrowLimitPercent) or per type (borrowLimits), not both"));
+        }
+        boolean limited = sharing.borrowLimitPercent() != null || sharing.borrowLimits() != null;
         if (limited && sharing.strategyOrDefault() != SharingStrategy.LEND_AND_BORROW) {
             violations.add(new Violation("sharing.strategy", "borrow limits are for a team that borrows"
                     + " (LEND_AND_BORROW); a " + sharing.strategyOrDefault() + " team borrows nothing"));
@@ -173,7 +180,7 @@ public class TeamService {
                         lent.getOrDefault(team.name(), Map.of())),
                 share(team.name(), shares),
                 new TeamView.Sharing(platformSharing.enabled(), sharing.strategy(), sharing.borrowLimitPercent(),
-                        new TreeMap<>(sharing.borrowLimits())));
+                        sharing.borrowLimits() == null ? null : new TreeMap<>(sharing.borrowLimits())));
     }
 
     /** Each team's quota, use and sharing, for the scheduler and the dashboard. */

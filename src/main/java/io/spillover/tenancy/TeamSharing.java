@@ -4,19 +4,20 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A team's sharing as stored: its strategy and borrow limits. {@link #borrowable} is the one rule of how much it may
- * hold of a type beyond its guarantee; the database's overbooking guard applies the same (V14, team_borrowable).
+ * A team's sharing as stored: its strategy and borrow limit. {@link #borrowable} is how much it may hold of a type
+ * beyond its guarantee; the database's overbooking guard applies the same rule (V14, team_borrowable).
  *
- * @param borrowLimitPercent of each type's guarantee, for the types without a limit of their own; null for none
- * @param borrowLimits       instances per type, whatever the guarantee of the type
+ * @param borrowLimitPercent of each type's guarantee; null when the limit is per type or there is none
+ * @param borrowLimits       instances per type (a type not listed: none); null when the limit is in percent or there
+ *                           is none
  */
 public record TeamSharing(SharingStrategy strategy, Integer borrowLimitPercent, Map<String, Integer> borrowLimits) {
 
-    public static final TeamSharing DEFAULT = new TeamSharing(SharingStrategy.LEND, null, Map.of());
+    public static final TeamSharing DEFAULT = new TeamSharing(SharingStrategy.LEND, null, null);
 
     public TeamSharing {
         Objects.requireNonNull(strategy, "strategy");
-        borrowLimits = Map.copyOf(borrowLimits);
+        borrowLimits = borrowLimits == null ? null : Map.copyOf(borrowLimits);
     }
 
     public boolean lends() {
@@ -28,20 +29,20 @@ public record TeamSharing(SharingStrategy strategy, Integer borrowLimitPercent, 
     }
 
     /**
-     * How many instances of the type the team may hold beyond its guarantee, null for no bound: none unless it
-     * borrows; its limit for the type when it has one; none of a type it has no guarantee for; else the percent
-     * of its guarantee, rounded down, or no bound when no percent is set.
+     * How many instances of the type the team may hold beyond its guarantee, null for no limit: none unless it
+     * borrows; the percent of its guarantee, rounded down; its limit for the type (none for a type not listed); else
+     * no limit.
      */
     public Integer borrowable(String instanceType, int guarantee) {
         if (!borrows()) {
             return 0;
         }
-        if (borrowLimits.containsKey(instanceType)) {
-            return borrowLimits.get(instanceType);
+        if (borrowLimitPercent != null) {
+            return guarantee * borrowLimitPercent / 100;
         }
-        if (guarantee == 0) {
-            return 0;
+        if (borrowLimits != null) {
+            return borrowLimits.getOrDefault(instanceType, 0);
         }
-        return borrowLimitPercent == null ? null : guarantee * borrowLimitPercent / 100;
+        return null;
     }
 }

@@ -31,11 +31,12 @@ public class TeamUsage {
     @Transactional(propagation = Propagation.MANDATORY)
     public int book(String team, String instanceType, int count, int accelerators) {
         try {
-            Optional<Integer> beyond = jdbc.sql("UPDATE team_quotas SET in_use = in_use + ? WHERE team = ? AND instance_type = ?"
-                            + " RETURNING in_use - max_instances AS beyond")
-                    .params(count, team, instanceType).query(Integer.class).optional();
+            Optional<Integer> beyond = take(team, instanceType, count);
             if (beyond.isEmpty()) {
-                throw new CapacityRefusedException("team " + team + " has no quota for " + instanceType, null);
+                // a type the team has no guarantee for, which it may borrow: its use is counted from now on
+                jdbc.sql("INSERT INTO team_quotas (team, instance_type, max_instances) VALUES (?, ?, 0)"
+                        + " ON CONFLICT (team, instance_type) DO NOTHING").params(team, instanceType).update();
+                beyond = take(team, instanceType, count);
             }
             jdbc.sql("UPDATE teams SET accelerators_in_use = accelerators_in_use + ?, jobs_in_use = jobs_in_use + 1"
                     + " WHERE name = ?").params(accelerators, team).update();
@@ -43,6 +44,13 @@ public class TeamUsage {
         } catch (DataIntegrityViolationException e) {
             throw new CapacityRefusedException("team " + team + " has no headroom for " + count + " x " + instanceType, e);
         }
+    }
+
+    /** Adds the instances to the team's use of the type; how many it then holds beyond its guarantee, if it has a row. */
+    private Optional<Integer> take(String team, String instanceType, int count) {
+        return jdbc.sql("UPDATE team_quotas SET in_use = in_use + ? WHERE team = ? AND instance_type = ?"
+                        + " RETURNING in_use - max_instances AS beyond")
+                .params(count, team, instanceType).query(Integer.class).optional();
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
@@ -92,7 +100,7 @@ public class TeamUsage {
                 });
         var byName = new HashMap<String, Quota>();
         jdbc.sql("SELECT name, max_accelerators, accelerators_in_use, max_concurrent_jobs, jobs_in_use, queueing,"
-                        + " sharing, borrow_limit_percent FROM teams WHERE ?::text IS NULL OR name = ?")
+                        + " sharing, borrow_limit_percent, borrow_limits_per_type FROM teams WHERE ?::text IS NULL OR name = ?")
                 .params(onlyTeam, onlyTeam)
                 .query(rs -> {
                     String name = rs.getString("name");
@@ -103,7 +111,8 @@ public class TeamUsage {
                             Queueing.valueOf(rs.getString("queueing")) == Queueing.STRICT_FIFO),
                             new TeamSharing(SharingStrategy.valueOf(rs.getString("sharing")),
                                     (Integer) rs.getObject("borrow_limit_percent"),
-                                    borrowLimits.getOrDefault(name, Map.of()))));
+                                    rs.getBoolean("borrow_limits_per_type")
+                                            ? borrowLimits.getOrDefault(name, Map.of()) : null)));
                 });
         return byName;
     }

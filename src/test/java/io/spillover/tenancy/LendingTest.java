@@ -38,6 +38,6 @@ class LendingTest {
 
     private static TeamUsage.Quota quota(String team, int guarantee, int inUse, SharingStrategy strategy) {
         return new TeamUsage.Quota(new TeamState(team, Map.of(P4D, guarantee), Map.of(P4D, inUse), null, 0, null, 0,
-                false), new TeamSharing(strategy, null, Map.of()));
+                false), new TeamSharing(strategy, null, null));
     }
 }

@@ -33,19 +33,20 @@ class SharingSettingsTest extends ApiTest {
         assertThat(sharing.get("enabled").asBoolean()).isTrue();
         assertThat(sharing.get("strategy").asString()).isEqualTo("LEND");
         assertThat(sharing.get("borrowLimitPercent").isNull()).isTrue();
-        assertThat(sharing.get("borrowLimits").isEmpty()).isTrue();
+        assertThat(sharing.get("borrowLimits").isNull()).isTrue();
     }
 
     @Test
     void anAdminLetsATeamBorrowWithinLimitsAndTheChangeIsAudited() {
         String team = team(Map.of(P4D, 4));
 
-        JsonNode saved = expect(api.put("/api/v1/admin/teams/" + team, definition("LEND_AND_BORROW", 50,
+        JsonNode saved = expect(api.put("/api/v1/admin/teams/" + team, definition("LEND_AND_BORROW", null,
                 Map.of(G5, 2))), 200).json();
 
         assertThat(saved.at("/sharing/strategy").asString()).isEqualTo("LEND_AND_BORROW");
-        assertThat(saved.at("/sharing/borrowLimitPercent").asInt()).isEqualTo(50);
-        assertThat(saved.at("/sharing/borrowLimits/" + G5.replace("/", "~1")).asInt()).isEqualTo(2);
+        assertThat(saved.at("/sharing/borrowLimitPercent").isNull()).isTrue();
+        assertThat(saved.at("/sharing/borrowLimits").properties()).singleElement()
+                .satisfies(limit -> assertThat(limit.getKey() + "=" + limit.getValue().asInt()).isEqualTo(G5 + "=2"));
         assertThat(describeTeam(team).at("/quotas/instanceLimits").propertyNames()).containsExactly(P4D);
         JsonNode audited = expect(api.get("/api/v1/admin/audit?size=1"), 200).json().get(0);
         assertThat(audited.get("action").asString()).isEqualTo("save team");
@@ -61,7 +62,7 @@ class SharingSettingsTest extends ApiTest {
 
         JsonNode sharing = describeTeam(team).get("sharing");
         assertThat(sharing.get("strategy").asString()).isEqualTo("LEND");
-        assertThat(sharing.get("borrowLimits").isEmpty()).isTrue();
+        assertThat(sharing.get("borrowLimits").isNull()).isTrue();
     }
 
     @Test
@@ -75,6 +76,8 @@ class SharingSettingsTest extends ApiTest {
                 + v.get("message").asString()))
                 .contains("sharing.borrowLimitPercent: must be less than or equal to 10000",
                         "sharing.borrowLimits.ml.nonesuch.large: unknown instance type ml.nonesuch.large",
+                        "sharing.borrowLimits: give a borrow limit in percent (borrowLimitPercent) or per type"
+                                + " (borrowLimits), not both",
                         "sharing.strategy: borrow limits are for a team that borrows (LEND_AND_BORROW); a RESERVE"
                                 + " team borrows nothing")
                 .anyMatch(v -> v.startsWith("sharing.borrowLimits[" + G5 + "]"));
@@ -86,14 +89,22 @@ class SharingSettingsTest extends ApiTest {
         String team = team(Map.of(P4D, 4));
         assertThatThrownBy(() -> inUse(team, P4D, 5)).hasStackTraceContaining("overbooking refused");
 
-        expect(api.put("/api/v1/admin/teams/" + team, definition("LEND_AND_BORROW", 50, Map.of(G5, 2))), 200);
+        expect(api.put("/api/v1/admin/teams/" + team, definition("LEND_AND_BORROW", null, Map.of(P4D, 2, G5, 2))), 200);
         inUse(team, P4D, 6);
         assertThatThrownBy(() -> inUse(team, P4D, 7)).hasStackTraceContaining("overbooking refused");
         inUse(team, G5, 2);
         assertThatThrownBy(() -> inUse(team, G5, 3)).hasStackTraceContaining("overbooking refused");
+        inUse(team, G5, 0);
+        inUse(team, P4D, 0);
 
-        expect(api.put("/api/v1/admin/teams/" + team, definition("LEND_AND_BORROW", null, Map.of())), 200);
+        expect(api.put("/api/v1/admin/teams/" + team, definition("LEND_AND_BORROW", 25, null)), 200);
+        assertThatThrownBy(() -> inUse(team, P4D, 6)).hasStackTraceContaining("overbooking refused");
+        inUse(team, P4D, 5);
+        assertThatThrownBy(() -> inUse(team, G5, 1)).hasStackTraceContaining("overbooking refused");
+
+        expect(api.put("/api/v1/admin/teams/" + team, definition("LEND_AND_BORROW", null, null)), 200);
         inUse(team, P4D, 400);
+        inUse(team, G5, 400);
         inUse(team, P4D, 0);
         inUse(team, G5, 0);
     }
@@ -101,22 +112,23 @@ class SharingSettingsTest extends ApiTest {
     @Test
     void theDatabaseCountsWhatATeamMayBorrowAsTheServiceDoes() {
         String team = team(Map.of(P4D, 4));
-        var cases = new LinkedHashMap<TeamSharing, String>();
-        cases.put(TeamSharing.DEFAULT, "LEND");
-        cases.put(new TeamSharing(SharingStrategy.RESERVE, null, Map.of()), "RESERVE");
-        cases.put(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, Map.of()), "LEND_AND_BORROW");
-        cases.put(new TeamSharing(SharingStrategy.LEND_AND_BORROW, 75, Map.of()), "LEND_AND_BORROW");
-        cases.put(new TeamSharing(SharingStrategy.LEND_AND_BORROW, 75, Map.of(P4D, 1)), "LEND_AND_BORROW");
-        cases.put(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, Map.of(P4D, 0)), "LEND_AND_BORROW");
-        for (var sharing : cases.entrySet()) {
-            jdbc.sql("UPDATE teams SET sharing = ?, borrow_limit_percent = ? WHERE name = ?")
-                    .params(sharing.getValue(), sharing.getKey().borrowLimitPercent(), team).update();
+        var cases = new java.util.ArrayList<TeamSharing>();
+        cases.add(TeamSharing.DEFAULT);
+        cases.add(new TeamSharing(SharingStrategy.RESERVE, null, null));
+        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, null));
+        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, 75, null));
+        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, Map.of(P4D, 1)));
+        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, Map.of(G5, 3)));
+        for (TeamSharing sharing : cases) {
+            jdbc.sql("UPDATE teams SET sharing = ?, borrow_limit_percent = ?, borrow_limits_per_type = ? WHERE name = ?")
+                    .params(sharing.strategy().name(), sharing.borrowLimitPercent(), sharing.borrowLimits() != null, team)
+                    .update();
             for (int guarantee : new int[] {0, 1, 3, 4}) {
-                Integer typeLimit = sharing.getKey().borrowLimits().get(P4D);
+                Integer typeLimit = sharing.borrowLimits() == null ? null : sharing.borrowLimits().get(P4D);
                 Integer database = jdbc.sql("SELECT team_borrowable(?, ?, ?)").params(team, guarantee, typeLimit)
                         .query(Integer.class).optional().orElse(null);
-                assertThat(database).as("%s with a guarantee of %d", sharing.getKey(), guarantee)
-                        .isEqualTo(sharing.getKey().borrowable(P4D, guarantee));
+                assertThat(database).as("%s with a guarantee of %d", sharing, guarantee)
+                        .isEqualTo(sharing.borrowable(P4D, guarantee));
             }
         }
     }
