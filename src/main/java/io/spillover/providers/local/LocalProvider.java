@@ -150,11 +150,11 @@ class LocalProvider implements CapacityProvider, DisposableBean {
     }
 
     /**
-     * A preemptible job's checkpoint directory: one per job (its team and name, which no other job of the team ever
-     * has), the same for each of its attempts, under {@code spillover.data-dir}.
+     * A preemptible job's checkpoint directory: one per job (its team, its name and its id), the same for each of its
+     * attempts, under {@code spillover.data-dir}.
      */
     Path checkpointOf(LaunchRequest request) {
-        return checkpointsDir.resolve(request.team()).resolve(request.jobName());
+        return checkpointsDir.resolve(request.team()).resolve(request.jobName() + "-" + request.jobId());
     }
 
     @Override
