@@ -47,9 +47,10 @@ CREATE TRIGGER team_quotas_not_overbooked BEFORE UPDATE ON team_quotas
 
 -- A job that can be stopped and resumed from its checkpoint opts in to preemption; how often it was preempted (each
 -- time placed again as a new attempt at its queue position); how many instances of its current or last placement
--- were borrowed beyond its team's guarantee when it was placed; since when a preemption is stopping it.
+-- were borrowed beyond its team's guarantee when it was placed; since when it is being stopped (its instances come
+-- back soon: a reclaim counts on them instead of preempting another job).
 ALTER TABLE jobs
     ADD COLUMN preemptible        boolean NOT NULL DEFAULT false,
     ADD COLUMN preemptions        int     NOT NULL DEFAULT 0 CHECK (preemptions >= 0),
     ADD COLUMN borrowed_instances int     NOT NULL DEFAULT 0 CHECK (borrowed_instances >= 0),
-    ADD COLUMN preempted_at       timestamptz;
+    ADD COLUMN stopping_since     timestamptz;

@@ -12,7 +12,7 @@ import io.spillover.system.Access;
 import io.spillover.tenancy.Queueing;
 import io.spillover.tenancy.QuotaDefinition;
 import io.spillover.tenancy.SharingDefinition;
-import io.spillover.tenancy.SharingStrategy;
+import io.spillover.placement.SharingStrategy;
 import io.spillover.tenancy.TeamDefinition;
 import io.spillover.tenancy.TeamService;
 import java.time.Instant;

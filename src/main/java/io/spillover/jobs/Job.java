@@ -78,6 +78,8 @@ class Job implements Persistable<UUID> {
     private int preemptions;
     /** How many instances of its current or last placement were beyond its team's guarantee when placed (V14). */
     private int borrowedInstances;
+    /** Since when the current attempt is being stopped (V14); null unless it is STOPPING. */
+    private Instant stoppingSince;
     private String providerJobName;
     private Instant createdAt;
     private Instant pendingDeadline;
@@ -225,7 +227,9 @@ class Job implements Persistable<UUID> {
     }
 
     Transition stopping(StatusReason reason, String message, Instant now) {
-        return move(JobStatus.STOPPING, reason, message, now);
+        Transition transition = move(JobStatus.STOPPING, reason, message, now);
+        stoppingSince = now;
+        return transition;
     }
 
     /** Stopped to give its instances back to their owner: when the stop is confirmed, it waits again. */
@@ -233,7 +237,9 @@ class Job implements Persistable<UUID> {
         if (!preemptible) {
             throw new IllegalStateException("job " + name + " did not opt in to preemption");
         }
-        return move(JobStatus.STOPPING, StatusReason.PREEMPTED, message, now);
+        Transition transition = move(JobStatus.STOPPING, StatusReason.PREEMPTED, message, now);
+        stoppingSince = now;
+        return transition;
     }
 
     /** Being stopped for a preemption, not by a user or a limit: to be placed again once stopped. */
@@ -267,6 +273,7 @@ class Job implements Persistable<UUID> {
         Transition transition = move(JobStatus.PENDING, StatusReason.PREEMPTED, message, now);
         clearSelection();
         preemptions++;
+        stoppingSince = null;
         startedAt = null;
         runtimeDeadline = null;
         pendingDeadline = now.plusSeconds(maxPendingSeconds);

@@ -1,5 +1,6 @@
 package io.spillover.tenancy;
 
+import io.spillover.placement.TeamState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,19 +20,17 @@ final class Lending {
     }
 
     /** Per team, per type, the instances it lends now; a team lending nothing of a type has no entry for it. */
-    static Map<String, Map<String, Integer>> lent(Map<String, TeamUsage.Quota> quotas) {
+    static Map<String, Map<String, Integer>> lent(Map<String, TeamState> teams) {
         var types = new TreeSet<String>();
-        quotas.values().forEach(q -> types.addAll(q.state().instanceLimits().keySet()));
+        teams.values().forEach(t -> types.addAll(t.instanceLimits().keySet()));
         var lent = new HashMap<String, Map<String, Integer>>();
         for (String type : types) {
             int borrowed = 0;
             var idle = new TreeMap<String, Integer>();
-            for (var quota : quotas.entrySet()) {
-                var state = quota.getValue().state();
-                borrowed += Math.max(0, state.inUse(type) - state.limit(type));
-                int left = state.limit(type) - state.inUse(type);
-                if (left > 0 && quota.getValue().sharing().lends()) {
-                    idle.put(quota.getKey(), left);
+            for (TeamState team : teams.values()) {
+                borrowed += team.borrowed(type);
+                if (team.idle(type) > 0 && team.sharing().lends()) {
+                    idle.put(team.team(), team.idle(type));
                 }
             }
             share(borrowed, idle).forEach((team, n) -> lent.computeIfAbsent(team, t -> new TreeMap<>()).put(type, n));
@@ -70,12 +69,11 @@ final class Lending {
     }
 
     /** Per type, the instances the team holds beyond its guarantee; none of a type it holds within it. */
-    static Map<String, Integer> borrowed(TeamUsage.Quota quota) {
+    static Map<String, Integer> borrowed(TeamState team) {
         var borrowed = new TreeMap<String, Integer>();
-        quota.state().instancesInUse().forEach((type, used) -> {
-            int beyond = used - quota.state().limit(type);
-            if (beyond > 0) {
-                borrowed.put(type, beyond);
+        team.instancesInUse().keySet().forEach(type -> {
+            if (team.borrowed(type) > 0) {
+                borrowed.put(type, team.borrowed(type));
             }
         });
         return borrowed;

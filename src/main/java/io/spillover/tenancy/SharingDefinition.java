@@ -1,5 +1,6 @@
 package io.spillover.tenancy;
 
+import io.spillover.placement.SharingStrategy;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;

@@ -1,5 +1,6 @@
 package io.spillover.tenancy;
 
+import io.spillover.placement.SharingStrategy;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;

@@ -1,6 +1,8 @@
 package io.spillover.tenancy;
 
 import io.spillover.catalog.Catalog;
+import io.spillover.placement.BorrowLimit;
+import io.spillover.placement.SharingStrategy;
 import io.spillover.placement.TeamShare;
 import io.spillover.placement.TeamState;
 import io.spillover.queue.FairShares;
@@ -128,64 +130,84 @@ public class TeamService {
         teams.save(team);
         usage.replaceLimits(name, definition.instanceLimits());
         events.publishEvent(new QuotaChanged(name));
-        return view(team, usage.quotas(), fairShares.read());
+        return view(team, usage.states(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public TeamView get(String name) {
         Team team = teams.findById(name).orElseThrow(() -> notFound(name));
-        return view(team, usage.quotas(), fairShares.read());
+        return view(team, usage.states(), fairShares.read());
     }
 
     @Transactional(readOnly = true)
     public List<TeamView> list() {
-        Map<String, TeamUsage.Quota> quotas = usage.quotas();
-        Map<String, Map<String, Integer>> lent = Lending.lent(quotas);
+        Map<String, TeamState> states = usage.states();
+        Map<String, Map<String, Integer>> lent = Lending.lent(states);
         FairShares.Snapshot shares = fairShares.read();
         return teams.findAll().stream()
                 .sorted(java.util.Comparator.comparing(Team::name))
-                .map(team -> view(team, quotas.get(team.name()), lent, shares))
+                .map(team -> view(team, states.get(team.name()), lent, shares))
                 .toList();
+    }
+
+    /** Per team and instance type, what teams hold beyond their guarantees, and whose idle guarantee it stands on. */
+    @Transactional(readOnly = true)
+    public Loans loans() {
+        Map<String, TeamState> states = usage.states();
+        var borrowed = new TreeMap<String, Map<String, Integer>>();
+        states.forEach((name, state) -> {
+            Map<String, Integer> beyond = Lending.borrowed(state);
+            if (!beyond.isEmpty()) {
+                borrowed.put(name, beyond);
+            }
+        });
+        return new Loans(borrowed, new TreeMap<>(Lending.lent(states)));
+    }
+
+    /**
+     * @param borrowed per team, per type, the instances it holds beyond its guarantee (teams borrowing nothing left out)
+     * @param lent     per team, per type, the part of its idle guarantee that borrowed instances stand on
+     */
+    public record Loans(Map<String, Map<String, Integer>> borrowed, Map<String, Map<String, Integer>> lent) {
     }
 
     public boolean exists(String name) {
         return teams.existsById(name);
     }
 
-    /** The team's quota and use for the placement core; 404 when there is no such team. */
+    /**
+     * The team's quota, use and sharing for the placement core; 404 when there is no such team. With sharing off on
+     * the platform a team borrows nothing, so its quota is a hard limit at submission too.
+     */
     public TeamState state(String name) {
-        return usage.state(name).orElseThrow(() -> notFound(name));
+        TeamState state = usage.state(name).orElseThrow(() -> notFound(name));
+        return platformSharing.enabled() || !state.sharing().borrows() ? state
+                : state.withSharing(SharingStrategy.LEND, state.borrowLimit());
     }
 
     static NotFoundException notFound(String name) {
         return new NotFoundException("no team " + name);
     }
 
-    /** @param quotas every team's: what a team lends depends on what the others borrow */
-    private TeamView view(Team team, Map<String, TeamUsage.Quota> quotas, FairShares.Snapshot shares) {
-        return view(team, quotas.get(team.name()), Lending.lent(quotas), shares);
+    /** @param states every team's: what a team lends depends on what the others borrow */
+    private TeamView view(Team team, Map<String, TeamState> states, FairShares.Snapshot shares) {
+        return view(team, states.get(team.name()), Lending.lent(states), shares);
     }
 
-    private TeamView view(Team team, TeamUsage.Quota quota, Map<String, Map<String, Integer>> lent,
+    private TeamView view(Team team, TeamState state, Map<String, Map<String, Integer>> lent,
                           FairShares.Snapshot shares) {
-        TeamState state = quota.state();
         var limits = new TreeMap<>(state.instanceLimits());
         limits.values().removeIf(limit -> limit == 0);
         var used = new TreeMap<>(state.instancesInUse());
         used.values().removeIf(count -> count == 0);
-        TeamSharing sharing = quota.sharing();
+        BorrowLimit limit = state.borrowLimit();
         return new TeamView(team.name(), team.displayName(), team.weight(), team.queueing(),
                 new TeamView.Quotas(limits, team.maxAccelerators(), team.maxConcurrentJobs()),
-                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse(), Lending.borrowed(quota),
+                new TeamView.Usage(used, state.acceleratorsInUse(), state.jobsInUse(), Lending.borrowed(state),
                         lent.getOrDefault(team.name(), Map.of())),
                 share(team.name(), shares),
-                new TeamView.Sharing(platformSharing.enabled(), sharing.strategy(), sharing.borrowLimitPercent(),
-                        sharing.borrowLimits() == null ? null : new TreeMap<>(sharing.borrowLimits())));
-    }
-
-    /** Each team's quota, use and sharing, for the scheduler and the dashboard. */
-    public Map<String, TeamUsage.Quota> quotas() {
-        return usage.quotas();
+                new TeamView.Sharing(platformSharing.enabled(), state.sharing(), limit.percent(),
+                        limit.instances() == null ? null : new TreeMap<>(limit.instances())));
     }
 
     private static TeamView.Share share(String team, FairShares.Snapshot shares) {

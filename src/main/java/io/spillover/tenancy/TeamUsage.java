@@ -1,5 +1,7 @@
 package io.spillover.tenancy;
 
+import io.spillover.placement.BorrowLimit;
+import io.spillover.placement.SharingStrategy;
 import io.spillover.placement.TeamState;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,27 +63,16 @@ public class TeamUsage {
                 + " WHERE name = ?").params(accelerators, team).update();
     }
 
-    /** Every team's quota and use, as the placement core reads them. */
+    /** Every team's quota, use and sharing, as the placement core reads them. */
     public Map<String, TeamState> states() {
-        var states = new HashMap<String, TeamState>();
-        read(null).forEach((team, quota) -> states.put(team, quota.state()));
-        return states;
-    }
-
-    public Optional<TeamState> state(String team) {
-        return Optional.ofNullable(read(team).get(team)).map(Quota::state);
-    }
-
-    /** Every team's quota, use and sharing, read together. */
-    public Map<String, Quota> quotas() {
         return read(null);
     }
 
-    /** A team's quota and use, and how it shares it. */
-    public record Quota(TeamState state, TeamSharing sharing) {
+    public Optional<TeamState> state(String team) {
+        return Optional.ofNullable(read(team).get(team));
     }
 
-    private Map<String, Quota> read(String onlyTeam) {
+    private Map<String, TeamState> read(String onlyTeam) {
         var limits = new HashMap<String, Map<String, Integer>>();
         var used = new HashMap<String, Map<String, Integer>>();
         var borrowLimits = new HashMap<String, Map<String, Integer>>();
@@ -98,21 +89,23 @@ public class TeamUsage {
                         borrowLimits.computeIfAbsent(team, t -> new HashMap<>()).put(type, borrowLimit);
                     }
                 });
-        var byName = new HashMap<String, Quota>();
+        var byName = new HashMap<String, TeamState>();
         jdbc.sql("SELECT name, max_accelerators, accelerators_in_use, max_concurrent_jobs, jobs_in_use, queueing,"
-                        + " sharing, borrow_limit_percent, borrow_limits_per_type FROM teams WHERE ?::text IS NULL OR name = ?")
+                        + " sharing, borrow_limit_percent, borrow_limits_per_type FROM teams"
+                        + " WHERE ?::text IS NULL OR name = ?")
                 .params(onlyTeam, onlyTeam)
                 .query(rs -> {
                     String name = rs.getString("name");
-                    byName.put(name, new Quota(new TeamState(name, limits.getOrDefault(name, Map.of()),
+                    Integer percent = (Integer) rs.getObject("borrow_limit_percent");
+                    BorrowLimit borrowLimit = percent != null ? BorrowLimit.percent(percent)
+                            : rs.getBoolean("borrow_limits_per_type")
+                            ? BorrowLimit.perType(borrowLimits.getOrDefault(name, Map.of())) : BorrowLimit.UNLIMITED;
+                    byName.put(name, new TeamState(name, limits.getOrDefault(name, Map.of()),
                             used.getOrDefault(name, Map.of()),
                             (Integer) rs.getObject("max_accelerators"), rs.getInt("accelerators_in_use"),
                             (Integer) rs.getObject("max_concurrent_jobs"), rs.getInt("jobs_in_use"),
-                            Queueing.valueOf(rs.getString("queueing")) == Queueing.STRICT_FIFO),
-                            new TeamSharing(SharingStrategy.valueOf(rs.getString("sharing")),
-                                    (Integer) rs.getObject("borrow_limit_percent"),
-                                    rs.getBoolean("borrow_limits_per_type")
-                                            ? borrowLimits.getOrDefault(name, Map.of()) : null)));
+                            Queueing.valueOf(rs.getString("queueing")) == Queueing.STRICT_FIFO,
+                            SharingStrategy.valueOf(rs.getString("sharing")), borrowLimit));
                 });
         return byName;
     }

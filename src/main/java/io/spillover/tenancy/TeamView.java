@@ -1,5 +1,6 @@
 package io.spillover.tenancy;
 
+import io.spillover.placement.SharingStrategy;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
 import java.util.Map;

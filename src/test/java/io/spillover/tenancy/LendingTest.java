@@ -2,6 +2,8 @@ package io.spillover.tenancy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.spillover.placement.BorrowLimit;
+import io.spillover.placement.SharingStrategy;
 import io.spillover.placement.TeamState;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,8 +38,8 @@ class LendingTest {
         assertThat(Lending.share(0, Map.of("a", 5))).isEmpty();
     }
 
-    private static TeamUsage.Quota quota(String team, int guarantee, int inUse, SharingStrategy strategy) {
-        return new TeamUsage.Quota(new TeamState(team, Map.of(P4D, guarantee), Map.of(P4D, inUse), null, 0, null, 0,
-                false), new TeamSharing(strategy, null, null));
+    private static TeamState quota(String team, int guarantee, int inUse, SharingStrategy strategy) {
+        return new TeamState(team, Map.of(P4D, guarantee), Map.of(P4D, inUse), null, 0, null, 0, false, strategy,
+                BorrowLimit.UNLIMITED);
     }
 }

@@ -3,8 +3,12 @@ package io.spillover.tenancy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.spillover.placement.BorrowLimit;
+import io.spillover.placement.SharingStrategy;
+import io.spillover.placement.TeamState;
 import io.spillover.support.ApiTest;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -110,25 +114,25 @@ class SharingSettingsTest extends ApiTest {
     }
 
     @Test
-    void theDatabaseCountsWhatATeamMayBorrowAsTheServiceDoes() {
+    void theDatabaseCountsWhatATeamMayBorrowAsThePlacementCoreDoes() {
         String team = team(Map.of(P4D, 4));
-        var cases = new java.util.ArrayList<TeamSharing>();
-        cases.add(TeamSharing.DEFAULT);
-        cases.add(new TeamSharing(SharingStrategy.RESERVE, null, null));
-        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, null));
-        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, 75, null));
-        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, Map.of(P4D, 1)));
-        cases.add(new TeamSharing(SharingStrategy.LEND_AND_BORROW, null, Map.of(G5, 3)));
-        for (TeamSharing sharing : cases) {
-            jdbc.sql("UPDATE teams SET sharing = ?, borrow_limit_percent = ?, borrow_limits_per_type = ? WHERE name = ?")
-                    .params(sharing.strategy().name(), sharing.borrowLimitPercent(), sharing.borrowLimits() != null, team)
-                    .update();
-            for (int guarantee : new int[] {0, 1, 3, 4}) {
-                Integer typeLimit = sharing.borrowLimits() == null ? null : sharing.borrowLimits().get(P4D);
-                Integer database = jdbc.sql("SELECT team_borrowable(?, ?, ?)").params(team, guarantee, typeLimit)
-                        .query(Integer.class).optional().orElse(null);
-                assertThat(database).as("%s with a guarantee of %d", sharing, guarantee)
-                        .isEqualTo(sharing.borrowable(P4D, guarantee));
+        var limits = List.of(BorrowLimit.UNLIMITED, BorrowLimit.percent(75), BorrowLimit.percent(0),
+                BorrowLimit.perType(Map.of(P4D, 1)), BorrowLimit.perType(Map.of(G5, 3)), BorrowLimit.perType(Map.of()));
+        for (SharingStrategy strategy : SharingStrategy.values()) {
+            for (BorrowLimit limit : limits) {
+                jdbc.sql("UPDATE teams SET sharing = ?, borrow_limit_percent = ?, borrow_limits_per_type = ?"
+                                + " WHERE name = ?")
+                        .params(strategy.name(), limit.percent(), limit.instances() != null, team).update();
+                for (int guarantee : new int[] {0, 1, 3, 4}) {
+                    var state = new TeamState(team, Map.of(P4D, guarantee), Map.of(), null, 0, null, 0, false, strategy,
+                            limit);
+                    Integer typeLimit = limit.instances() == null ? null : limit.instances().get(P4D);
+                    Integer database = jdbc.sql("SELECT team_borrowable(?, ?, ?)").params(team, guarantee, typeLimit)
+                            .query(Integer.class).optional().orElse(null);
+                    assertThat(database == null ? Integer.MAX_VALUE : database)
+                            .as("%s, %s, a guarantee of %d", strategy, limit.describe(), guarantee)
+                            .isEqualTo(state.mayBorrow(P4D));
+                }
             }
         }
     }
