@@ -72,13 +72,13 @@ class Job implements Persistable<UUID> {
     private int attempt;
     /** Attempts lost with what ran them, each placed again (V8). */
     private int lostAttempts;
-    /** Whether it can be stopped and resumed from its checkpoint, and so may be preempted (V14). */
+    /** Whether it can be stopped and resumed from its checkpoint, and so may be preempted (V15). */
     private boolean preemptible;
-    /** How often it was preempted, each time placed again as a new attempt (V14). */
+    /** How often it was preempted, each time placed again as a new attempt (V15). */
     private int preemptions;
-    /** How many instances of its current or last placement were beyond its team's guarantee when placed (V14). */
+    /** How many instances of its current or last placement were beyond its team's guarantee when placed (V15). */
     private int borrowedInstances;
-    /** Since when the current attempt is being stopped (V14); null unless it is STOPPING. */
+    /** Since when the current attempt is being stopped (V15); null unless it is STOPPING. */
     private Instant stoppingSince;
     private String providerJobName;
     private Instant createdAt;
@@ -143,8 +143,8 @@ class Job implements Persistable<UUID> {
         job.clientToken = clientToken;
         job.spec = spec;
         job.preemptible = preemptible;
-        preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry)));
         job.createdAt = now;
+        preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry, team, priority, now)));
         job.pendingDeadline = clockStart.plus(maxPending);
         if (profile != null) {
             job.profileName = profile.name();

@@ -14,7 +14,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * What each team uses against its quota. Bookings are guarded updates: the database refuses one that would pass
- * the team's guarantee plus what it may borrow (see V1__schema.sql, V14__sharing.sql), so quotas hold even with
+ * the team's guarantee plus what it may borrow (see V1__schema.sql, V15__sharing.sql), so quotas hold even with
  * concurrent schedulers.
  */
 @Component
