@@ -24,6 +24,8 @@ public final class Capacity {
     private final Map<String, TeamState> teams = new HashMap<>();
     private final Map<OfferingKey, List<Hold>> holds = new HashMap<>();
     private final Map<OfferingKey, List<RunningPlacement>> running = new HashMap<>();
+    /** {@link #reclaimable} per offering, until the next booking changes a team's use. */
+    private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
 
     /** Free instances of an offering kept for one waiting job, so that other jobs do not take them first. */
     private record Hold(int instances, String reason) {
@@ -137,6 +139,15 @@ public final class Capacity {
      * most its excess over its guarantee. Bounded borrowers count: they end within the borrow horizon.
      */
     public int reclaimable(OfferingKey key) {
+        Integer known = reclaimable.get(key);
+        if (known == null) {
+            known = reclaimableNow(key);
+            reclaimable.put(key, known);
+        }
+        return known;
+    }
+
+    private int reclaimableNow(OfferingKey key) {
         var byTeam = new HashMap<String, Integer>();
         for (RunningPlacement placement : runningOn(key)) {
             if (placement.borrowed() || placement.preemptible() || placement.stopping()) {
@@ -197,6 +208,7 @@ public final class Capacity {
             throw new IllegalArgumentException("nothing to take from: " + key + " for team " + team);
         }
         offerings.put(key, offering.taking(entry.instanceCount()));
+        reclaimable.clear();
         teams.put(team, state.taking(entry.instanceType(), entry.instanceCount(),
                 entry.instanceCount() * acceleratorsPerInstance));
     }

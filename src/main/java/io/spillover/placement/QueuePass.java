@@ -163,7 +163,18 @@ public final class QueuePass {
      */
     public <I extends Comparable<I>> Result<I> decide(List<QueuedRequest<I>> queue, Capacity capacity,
                                                       Map<String, TeamShare> shares, Instant now) {
-        return new Run<I>(queue, capacity, shares, now, true).decide();
+        return decide(queue, capacity, shares, now, Map.of());
+    }
+
+    /**
+     * @param claimed the claims of the caller's previous pass ({@link Result#claims}): a job that claimed instances
+     *                goes first on its claimed entry, before every other job, and claims first again, so that what
+     *                was reclaimed for it goes to it and not to a job that came later. The caller includes these jobs
+     *                in the queue, as it does holders
+     */
+    public <I extends Comparable<I>> Result<I> decide(List<QueuedRequest<I>> queue, Capacity capacity,
+                                                      Map<String, TeamShare> shares, Instant now, Map<I, Claim> claimed) {
+        return new Run<I>(queue, capacity, shares, now, true, claimed).decide();
     }
 
     /**
@@ -173,7 +184,14 @@ public final class QueuePass {
      */
     public <I extends Comparable<I>> Result<I> selections(List<QueuedRequest<I>> queue, Capacity capacity,
                                                           Map<String, TeamShare> shares, Instant now) {
-        return new Run<I>(queue, capacity, shares, now, false).decide();
+        return selections(queue, capacity, shares, now, Map.of());
+    }
+
+    /** {@link #selections} after an earlier pass's claims, as {@link #decide(List, Capacity, Map, Instant, Map)}. */
+    public <I extends Comparable<I>> Result<I> selections(List<QueuedRequest<I>> queue, Capacity capacity,
+                                                          Map<String, TeamShare> shares, Instant now,
+                                                          Map<I, Claim> claimed) {
+        return new Run<I>(queue, capacity, shares, now, false, claimed).decide();
     }
 
     /** Whether a round holds jobs to their team's guarantee or lets them borrow. */
@@ -206,13 +224,16 @@ public final class QueuePass {
          */
         private final Map<Mode, Map<QueuedRequest<I>, Integer>> tried = new EnumMap<>(Mode.class);
         private final Reclaims<I> reclaims;
+        /** The claims of the caller's previous pass: their jobs go first. */
+        private final Map<I, Claim> claimed;
 
         /** Whether the jobs left waiting get their verdicts and reasons. */
         private final boolean worded;
 
         Run(List<QueuedRequest<I>> queue, Capacity capacity, Map<String, TeamShare> shares, Instant now,
-            boolean worded) {
+            boolean worded, Map<I, Claim> claimed) {
             this.worded = worded;
+            this.claimed = sharing.enabled() ? claimed : Map.of();
             this.capacity = capacity;
             this.shares = shares;
             this.now = now;
@@ -236,6 +257,9 @@ public final class QueuePass {
         Result<I> decide() {
             if (policy.reserveAfter() != null) {
                 holdForLongWaiters();
+            }
+            if (!claimed.isEmpty()) {
+                startClaimants();
             }
             int rounds = policy.precedence()
                     ? sorted.stream().mapToInt(j -> j.request().preferences().size()).max().orElse(0) : 1;
@@ -278,8 +302,8 @@ public final class QueuePass {
                 if (line.strict() && line.firstWaiting() != job) {
                     continue; // a strict-FIFO team's later job waits behind its head, however old
                 }
-                if (tryEntries(job, job.request().preferences().size() - 1, Mode.GUARANTEE)) {
-                    continue;
+                if (tryEntries(job, job.request().preferences().size() - 1, Mode.GUARANTEE) || mayBorrow(job)) {
+                    continue; // started, or it borrows in the borrowing rounds: nothing to hold for it
                 }
                 int best = bestEntry(job);
                 if (best < 0) {
@@ -289,12 +313,53 @@ public final class QueuePass {
                 if (capacity.holds(key)) {
                     continue;
                 }
-                Decision before = decision(job);
+                Decision before = placement.decide(job.request(), capacity, now, patience(job, capacity, now));
                 int held = capacity.hold(key, job.request().preferences().get(best).instanceCount(),
                         "job " + job.id() + ", waiting since " + Placement.DATE_TIME.format(job.submittedAt()));
                 holds.put(key, job.id());
                 decided.put(job, new Outcome<>(job, holding(before, best, held), revisitAt(job, capacity, now)));
             }
+        }
+
+        /**
+         * Before the rounds: the jobs that claimed instances in the caller's previous pass, in queue order, take the
+         * entry they claimed if it fits within their guarantee now, or claim again (step 5) before any other job
+         * may take what is free: what came back for them is theirs, and what is on its way back stays promised.
+         */
+        private void startClaimants() {
+            for (QueuedRequest<I> job : sorted) {
+                Claim claim = claimed.get(job.id());
+                if (claim == null || selectedAlready(job) || claim.entry() >= job.request().preferences().size()) {
+                    continue;
+                }
+                Line line = lines.get(job.request().team());
+                if (line.strict() && line.firstWaiting() != job) {
+                    continue;
+                }
+                int entry = claim.entry();
+                IntFunction<String> patience = patience(job, capacity, now);
+                if (patience.apply(entry) == null && placement.fits(job.request(), entry, capacity, now)) {
+                    IntFunction<String> onlyClaimed = i -> i == entry ? null : "waits for entry " + entry
+                            + ", which it claimed";
+                    book(job, placement.decide(job.request(), capacity, now, onlyClaimed), entry);
+                } else {
+                    reclaims.claim(job, patience);
+                }
+            }
+        }
+
+        /** Whether some entry of the job could be borrowed now. */
+        private boolean mayBorrow(QueuedRequest<I> job) {
+            if (!sharing.enabled()) {
+                return false;
+            }
+            IntFunction<String> patience = patience(job, capacity, now);
+            for (int i = 0; i < job.request().preferences().size(); i++) {
+                if (patience.apply(i) == null && placement.fits(job.request(), i, capacity, now, sharing)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Steps 2, 3 and 6: one round, teams taking turns; each turn is one job's try. */
@@ -312,7 +377,7 @@ public final class QueuePass {
                 QueuedRequest<I> job = line.next();
                 line.cursor++;
                 // a claiming job waits for what it claims; a strict-FIFO team's claiming head holds the rest back
-                boolean placed = !(mode == Mode.BORROW && reclaims.claims(job)) && tryEntries(job, round, mode);
+                boolean placed = !reclaims.claims(job) && tryEntries(job, round, mode);
                 if ((placed || !line.strict()) && line.advance()) {
                     turns.add(line);
                 }
@@ -335,18 +400,24 @@ public final class QueuePass {
                         throw new IllegalStateException("entry " + i + " of job " + job.id() + " fits, but "
                                 + selected + " was selected");
                     }
-                    placement.book(request, decision, capacity);
-                    lines.get(request.team()).booked(job, request.preferences().get(i));
-                    taken.putIfAbsent(request.preferences().get(i).offering(), new Taken<>(job.id(), request.team(), i));
-                    Outcome<I> outcome = new Outcome<>(job, decision, null);
-                    decided.put(job, outcome);
-                    selections.add(outcome);
+                    book(job, decision, i);
                     triedInMode.put(job, request.preferences().size());
                     return true;
                 }
             }
             triedInMode.put(job, Math.max(from, to + 1));
             return false;
+        }
+
+        /** Books the job's selected entry {@code i} and records its outcome. */
+        private void book(QueuedRequest<I> job, Decision decision, int i) {
+            PlacementRequest request = job.request();
+            placement.book(request, decision, capacity);
+            lines.get(request.team()).booked(job, request.preferences().get(i));
+            taken.putIfAbsent(request.preferences().get(i).offering(), new Taken<>(job.id(), request.team(), i));
+            Outcome<I> outcome = new Outcome<>(job, decision, null);
+            decided.put(job, outcome);
+            selections.add(outcome);
         }
 
         /**
@@ -373,7 +444,10 @@ public final class QueuePass {
             };
         }
 
-        /** Step 5: the jobs left waiting, best rank first, claim what their teams' guarantees cover. */
+        /**
+         * Step 5: the jobs left waiting claim what their teams' guarantees cover: those that claimed in the caller's
+         * previous pass first, in queue order, then the others, best rank first.
+         */
         private void claim() {
             List<QueuedRequest<I>> waiting = sorted.stream()
                     .filter(job -> !selectedAlready(job))
@@ -381,10 +455,14 @@ public final class QueuePass {
                         Line line = lines.get(job.request().team());
                         return !line.strict() || line.firstWaiting() == job;
                     })
-                    .sorted(rank)
+                    .sorted(Comparator.comparing((QueuedRequest<I> job) -> !claimed.containsKey(job.id()))
+                            .thenComparing((a, b) -> claimed.containsKey(a.id()) ? order.compare(a, b)
+                                    : rank.compare(a, b)))
                     .toList();
             for (QueuedRequest<I> job : waiting) {
-                reclaims.claim(job, patience(job, capacity, now));
+                if (!reclaims.claims(job)) {
+                    reclaims.claim(job, patience(job, capacity, now));
+                }
             }
         }
 

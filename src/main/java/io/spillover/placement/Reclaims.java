@@ -46,6 +46,10 @@ final class Reclaims<I extends Comparable<I>> {
     private final Set<RunningPlacement> promised = new HashSet<>();
     /** Per team and type, instances of its excess over its guarantee that claims of this pass count on. */
     private final Map<List<String>, Integer> excessPromised = new HashMap<>();
+    /** Per team and type, what its claims of this pass need: a team claims no more than its guarantee. */
+    private final Map<List<String>, Integer> claimedByTeam = new HashMap<>();
+    /** {@link #reclaimable} per offering, until a promise changes it. */
+    private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
 
     Reclaims(Placement placement, SharingPolicy sharing, Capacity capacity, Instant now) {
         this.placement = placement;
@@ -110,6 +114,7 @@ final class Reclaims<I extends Comparable<I>> {
         }
         PreferenceEntry entry = request.preferences().get(claimed);
         OfferingKey key = entry.offering();
+        claimedByTeam.merge(List.of(request.team(), entry.instanceType()), entry.instanceCount(), Integer::sum);
         int held = capacity.hold(key, entry.instanceCount(), "job " + job.id() + " of team " + request.team()
                 + ", which is below its quota");
         int needed = entry.instanceCount() - held;
@@ -147,7 +152,9 @@ final class Reclaims<I extends Comparable<I>> {
     /** Whether the entry fits within the team's guarantee and caps, on an offering that could hold it. */
     private boolean withinGuarantee(PlacementRequest request, TeamState team, PreferenceEntry entry) {
         String type = entry.instanceType();
-        if (team.inUse(type) + entry.instanceCount() > team.guarantee(type) || !placement.withinCaps(team, entry)) {
+        int claimed = claimedByTeam.getOrDefault(List.of(team.team(), type), 0);
+        if (team.inUse(type) + claimed + entry.instanceCount() > team.guarantee(type)
+                || !placement.withinCaps(team, entry)) {
             return false;
         }
         if (entry.trainingPlan() != null && (request.kind() != JobKind.TRAINING
@@ -164,6 +171,18 @@ final class Reclaims<I extends Comparable<I>> {
      * its excess not yet promised.
      */
     private int reclaimable(OfferingKey key) {
+        if (capacity.runningOn(key).isEmpty()) {
+            return 0;
+        }
+        Integer known = reclaimable.get(key);
+        if (known == null) {
+            known = reclaimableNow(key);
+            reclaimable.put(key, known);
+        }
+        return known;
+    }
+
+    private int reclaimableNow(OfferingKey key) {
         int stopping = 0;
         var byTeam = new HashMap<String, Integer>();
         for (RunningPlacement placement : candidates(key)) {
@@ -271,6 +290,7 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     private void promise(RunningPlacement placement) {
+        reclaimable.clear(); // a team's excess is shared by its offerings of the type
         promised.add(placement);
         excessPromised.merge(List.of(placement.team(), placement.instanceType()), placement.instances(), Integer::sum);
     }

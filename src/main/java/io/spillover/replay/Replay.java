@@ -15,6 +15,12 @@ import java.util.function.LongSupplier;
  */
 public final class Replay {
 
+    /**
+     * The policy whose estimated starts are measured: the default queue policy with hard quotas, which the forecast
+     * models (it does not model lending yet).
+     */
+    public static final String ESTIMATED = "no-sharing";
+
     private final ReplayConfig config;
     private final Fleet fleet;
     private final TraceModel model;
@@ -54,13 +60,11 @@ public final class Replay {
         PolicyRun measured = null;
         for (Policy policy : config.policies()) {
             long start = stopwatch.getAsLong();
-            PolicyRun run = policy instanceof Policy.Polling polling
-                    ? new PollingReplay(fleet, exact).run(polling, built.jobs())
-                    : new QueueReplay(fleet, exact).run(policy, built.jobs());
+            PolicyRun run = run(policy, fleet, built.jobs());
             PolicyReport report = PolicyReport.of(run, fleet, (stopwatch.getAsLong() - start) / 1_000_000);
             reports.add(report);
             finished.accept(run, report);
-            if (policy.name().equals(Goals.POLICY)) {
+            if (policy.name().equals(ESTIMATED)) {
                 measured = run;
             }
         }
@@ -71,7 +75,17 @@ public final class Replay {
                 trace.size(), selected.size(), built.jobs().size(), built.unplaceable(), built.infeasibleEntries(),
                 built.entriesBeyondFive(), offerings(), plans(), quotas(), runtimes(), weights(),
                 (int) selected.stream().map(TraceJob::team).distinct().count(), reports,
-                Goals.of(reports, config.fairnessGoal()), accuracy);
+                Goals.of(reports, config.fairnessGoal(), config.lending()), accuracy);
+    }
+
+    private PolicyRun run(Policy policy, Fleet on, List<ReplayJob> jobs) {
+        if (policy instanceof Policy.Polling polling) {
+            return new PollingReplay(on, exact).run(polling, jobs);
+        }
+        if (policy instanceof Policy.Uncapped uncapped) {
+            return run(uncapped.policy(), on.uncapped(), jobs).as(uncapped);
+        }
+        return new QueueReplay(on, exact).run(policy, jobs);
     }
 
     private Map<String, Integer> offerings() {
