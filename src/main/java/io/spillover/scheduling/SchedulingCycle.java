@@ -52,8 +52,8 @@ import org.springframework.stereotype.Component;
  *
  * <p>The cycle remembers two things of the policy between cycles, in memory only (a new leader's first sweep
  * finds them again): when a waiting job's patience opens its next entry (or a borrower it waits for passes its
- * minimum run), so the scheduler wakes for it then, and which jobs hold or claim instances, so every cycle that
- * could give those instances away includes them.
+ * minimum run), so the scheduler wakes for it then, and which jobs hold or claim instances (and what they claim),
+ * so every cycle that could give those instances away includes them and serves the claimants first.
  */
 @Component
 class SchedulingCycle {
@@ -74,6 +74,8 @@ class SchedulingCycle {
     private final SchedulingProperties properties;
     private final Map<UUID, Instant> revisits = new HashMap<>();
     private Set<UUID> holders = Set.of();
+    /** What the last pass's claimants claimed: the next pass serves them first, so what came back is theirs. */
+    private Map<UUID, QueuePass.Claim> claims = Map.of();
     /** The windows of this cycle's read that came back full, with their jobs: their lines go on past what was read. */
     private Map<PendingJobs.Window, Set<UUID>> readOn = Map.of();
 
@@ -136,11 +138,12 @@ class SchedulingCycle {
                 .toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
-        QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt);
+        QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt, claims);
         // every holder and claimant was in the scope, so the pass saw them all
         var holding = new HashSet<UUID>(result.holds().values());
         holding.addAll(result.claims().keySet());
         holders = Set.copyOf(holding);
+        claims = result.claims();
         var waiting = new ArrayList<JobLifecycle.Evaluated>();
         for (QueuePass.Outcome<UUID> outcome : result.outcomes()) {
             QueuedRequest<UUID> job = outcome.job();
