@@ -219,7 +219,7 @@ public class JobSubmissions {
     }
 
     private static InvalidRequestException nameTaken(String team, String name) {
-        return new InvalidRequestException("name", name == null ? "another submission took the name made for this job"
+        return new JobNameTakenException("name", name == null ? "another submission took the name made for this job"
                 : "team " + team + " already has a job named " + name);
     }
 

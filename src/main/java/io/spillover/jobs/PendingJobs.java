@@ -4,6 +4,8 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -12,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import java.time.Duration;
-import java.time.Instant;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
