@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.spillover.support.Api;
 import io.spillover.support.ApiTest;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
@@ -44,6 +47,12 @@ class SageMakerEndpointTest extends ApiTest {
     static final String IMAGE = "111122223333.dkr.ecr.us-east-1.amazonaws.com/train:1";
     static final String SCARCE = "ml.c5.xlarge";
     static final String SPARE = "ml.c5.2xlarge";
+    static final String G4DN = "ml.g4dn.xlarge";
+    static final String G4DN_2X = "ml.g4dn.2xlarge";
+    static final String R5 = "ml.r5.large";
+    static final String R5_X = "ml.r5.xlarge";
+    static final String R5_2X = "ml.r5.2xlarge";
+    static final String R5_4X = "ml.r5.4xlarge";
 
     @Test
     void theJavaSdkRunsATrainingJobToCompletedThroughTheTeamsDefaultProfile() {
@@ -128,6 +137,121 @@ class SageMakerEndpointTest extends ApiTest {
                     .isInstanceOfSatisfying(SageMakerException.class, e -> assertThat(e.awsErrorDetails().errorCode())
                             .isEqualTo("InvalidSignatureException"));
         }
+    }
+
+    @Test
+    void theJavaScriptSdkFallsBackThroughInstancePreferencesAndItsWaiterReturns(@TempDir Path home) throws Exception {
+        capacity(G4DN, 0);
+        capacity(G4DN_2X, 1);
+        capacity(R5, 0);
+        capacity(R5_X, 1);
+        String team = team(Map.of(G4DN, 1, G4DN_2X, 1, R5, 1, R5_X, 1));
+        var keys = accessKey(team);
+
+        JsonNode training = node("training", keys, "js-train-1", G4DN, G4DN_2X, home);
+        JsonNode processing = node("processing", keys, "js-prep-1", R5, R5_X, home);
+
+        assertThat(training.get("arn").asString()).isEqualTo(
+                "arn:aws:sagemaker:eu-west-1:000000000000:training-job/js-train-1");
+        assertThat(training.get("firstStatus").asString()).isEqualTo("InProgress");
+        assertThat(training.get("waiter").asString()).isEqualTo("SUCCESS");
+        assertThat(training.get("status").asString()).isEqualTo("Completed");
+        assertThat(training.get("selectedInstanceType").asString()).isEqualTo(G4DN_2X);
+        assertThat(training.get("selectedInstanceCount").asInt()).isEqualTo(1);
+        assertThat(training.get("preferences").toString()).isEqualTo("[\"" + G4DN + "\",\"" + G4DN_2X + "\"]");
+        assertThat(training.get("transitions").toString()).isEqualTo(
+                "[\"Pending\",\"LaunchingMLInstances\",\"Training\",\"Completed\"]");
+        assertThat(training.get("creationTimeIsDate").asBoolean()).isTrue();
+        assertThat(processing.get("waiter").asString()).isEqualTo("SUCCESS");
+        assertThat(processing.get("status").asString()).isEqualTo("Completed");
+        assertThat(processing.get("selectedInstanceType").asString()).isEqualTo(R5_X);
+        JsonNode job = describe(team, "js-train-1");
+        assertThat(job.get("selection").get("index").asInt()).isEqualTo(1);
+        assertThat(job.get("maxPendingTimeInSeconds").asLong()).isEqualTo(7200);
+    }
+
+    @Test
+    void aClientWhoseClockIsTwentyMinutesBehindIsRefusedAndTheJavaScriptSdkCorrectsItself(@TempDir Path home)
+            throws Exception {
+        String team = team(Map.of(SPARE, 1));
+        var keys = accessKey(team);
+
+        JsonNode skewed = node("skewed", keys, "none", SCARCE, SPARE, home);
+
+        assertThat(skewed.has("failed")).as(skewed.toString()).isFalse();
+        assertThat(Math.abs(skewed.get("offsetAfter").asLong())).isLessThan(Duration.ofMinutes(2).toMillis());
+        assertThat(refusals(keys.id())).containsExactly("InvalidSignatureException");
+    }
+
+    @Test
+    void theAwsCliRunsATrainingAndAProcessingJobToCompletedAndItsWaitersReturn(@TempDir Path home) throws Exception {
+        capacity(R5_2X, 0);
+        capacity(R5_4X, 2);
+        String team = team(Map.of(R5_2X, 2, R5_4X, 2));
+        defaultProfile(team, R5_2X, R5_4X);
+        var keys = accessKey(team);
+        Map<String, String> env = ClientProcesses.awsEnvironment(keys.id(), keys.secret(), "us-east-1", home);
+        String endpoint = "http://localhost:" + port() + "/sagemaker";
+        String training = Api.JSON.writeValueAsString(Map.of("TrainingJobName", "cli-train-1", "RoleArn", ROLE,
+                "AlgorithmSpecification", Map.of("TrainingImage", IMAGE, "TrainingInputMode", "File",
+                        "ContainerEntrypoint", List.of("sh", "-c", "sleep 1")),
+                "OutputDataConfig", Map.of("S3OutputPath", "s3://bucket/out"),
+                "ResourceConfig", Map.of("InstanceType", R5_2X, "InstanceCount", 1, "VolumeSizeInGB", 10),
+                "StoppingCondition", Map.of("MaxRuntimeInSeconds", 600),
+                "HyperParameters", Map.of("epochs", "1")));
+        String processing = Api.JSON.writeValueAsString(Map.of("ProcessingJobName", "cli-prep-1", "RoleArn", ROLE,
+                "AppSpecification", Map.of("ImageUri", IMAGE, "ContainerEntrypoint", List.of("sh", "-c", "sleep 1")),
+                "ProcessingResources", Map.of("ClusterConfig", Map.of("InstanceType", R5_2X, "InstanceCount", 1,
+                        "VolumeSizeInGB", 20))));
+
+        var created = ClientProcesses.aws(env, "sagemaker", "create-training-job", "--endpoint-url", endpoint,
+                "--cli-input-json", training);
+        var waited = ClientProcesses.aws(env, "sagemaker", "wait", "training-job-completed-or-stopped",
+                "--endpoint-url", endpoint, "--training-job-name", "cli-train-1");
+        var described = ClientProcesses.aws(env, "sagemaker", "describe-training-job", "--endpoint-url", endpoint,
+                "--training-job-name", "cli-train-1", "--output", "json");
+        var createdProcessing = ClientProcesses.aws(env, "sagemaker", "create-processing-job", "--endpoint-url",
+                endpoint, "--cli-input-json", processing);
+        var waitedProcessing = ClientProcesses.aws(env, "sagemaker", "wait", "processing-job-completed-or-stopped",
+                "--endpoint-url", endpoint, "--processing-job-name", "cli-prep-1");
+        var missing = ClientProcesses.aws(env, "sagemaker", "describe-training-job", "--endpoint-url", endpoint,
+                "--training-job-name", "no-such-job");
+
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(created.json().get("TrainingJobArn").asString()).endsWith(":training-job/cli-train-1");
+        assertThat(waited.exit()).as(waited.err()).isZero();
+        assertThat(described.json().get("TrainingJobStatus").asString()).isEqualTo("Completed");
+        assertThat(described.json().get("ResourceConfig").get("InstanceType").asString()).isEqualTo(R5_4X);
+        assertThat(described.json().get("HyperParameters").get("epochs").asString()).isEqualTo("1");
+        assertThat(createdProcessing.exit()).as(createdProcessing.err()).isZero();
+        assertThat(waitedProcessing.exit()).as(waitedProcessing.err()).isZero();
+        assertThat(describe(team, "cli-prep-1").get("status").asString()).isEqualTo("COMPLETED");
+        assertThat(describe(team, "cli-prep-1").get("selection").get("instanceType").asString()).isEqualTo(R5_4X);
+        assertThat(missing.exit()).isNotZero();
+        assertThat(missing.err()).contains("ValidationException").contains("Requested resource not found.");
+    }
+
+    private JsonNode node(String scenario, Keys keys, String job, String first, String second, Path home)
+            throws Exception {
+        var env = new java.util.HashMap<>(ClientProcesses.awsEnvironment(keys.id(), keys.secret(), "eu-west-1", home));
+        env.put("SPILLOVER_ENDPOINT", "http://localhost:" + port() + "/sagemaker");
+        env.put("JOB_NAME", job);
+        env.put("FIRST_TYPE", first);
+        env.put("SECOND_TYPE", second);
+        ClientProcesses.Run run = ClientProcesses.node(scenario, env);
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        return run.json();
+    }
+
+    /** The codes of the refused signatures of an access key, from the audit log, oldest first. */
+    private List<String> refusals(String accessKeyId) {
+        var codes = new java.util.ArrayList<String>();
+        for (JsonNode entry : expect(api.get("/api/v1/admin/audit?size=200"), 200).json()) {
+            if (entry.get("actor").asString().equals("access-key:" + accessKeyId)) {
+                codes.add(0, entry.get("outcome").asString());
+            }
+        }
+        return codes;
     }
 
     record Keys(String id, String secret) {
