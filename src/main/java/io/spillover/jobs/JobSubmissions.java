@@ -1,5 +1,6 @@
 package io.spillover.jobs;
 
+import io.spillover.capacity.CapacityService;
 import io.spillover.placement.PendingClock;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
@@ -31,13 +32,15 @@ public class JobSubmissions {
     private final Jobs jobs;
     private final JobHistory history;
     private final SubmissionChecks checks;
+    private final CapacityService capacity;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, TransactionTemplate transactions,
-                   ApplicationEventPublisher events, Clock clock) {
+    JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, CapacityService capacity,
+                   TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
         this.jobs = jobs;
+        this.capacity = capacity;
         this.history = history;
         this.checks = checks;
         this.transactions = transactions;
@@ -60,6 +63,7 @@ public class JobSubmissions {
         try {
             return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 Job job = newJob(team, request, checks.check(team, request), now());
+                capacity.tryWhereQuotasUnknown(job.preferences().entries());
                 jobs.saveAndFlush(job);
                 Transition submitted = job.submitted();
                 history.append(submitted, job);
@@ -107,6 +111,7 @@ public class JobSubmissions {
             Map<Integer, Job> replays = replays(team, requests);
             Map<Integer, Job> fresh = checked(team, requests, replays.keySet());
             List<Job> created = List.copyOf(fresh.values());
+            created.forEach(job -> capacity.tryWhereQuotasUnknown(job.preferences().entries()));
             jobs.saveAllAndFlush(created);
             List<Transition> submitted = created.stream().map(Job::submitted).toList();
             history.appendAll(submitted, created);
