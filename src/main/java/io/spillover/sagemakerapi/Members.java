@@ -70,6 +70,10 @@ final class Members {
             throw AwsError.validation("1 validation error detected: Value at '" + name + "' failed to satisfy"
                     + " constraint: Member must be a string");
         }
+        if (value.asString().indexOf('\0') >= 0) {
+            throw AwsError.validation("1 validation error detected: Value at '" + name + "' failed to satisfy"
+                    + " constraint: Member must not contain the NUL character (U+0000)");
+        }
         return value.asString();
     }
 
