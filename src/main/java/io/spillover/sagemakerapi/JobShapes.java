@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -169,7 +169,7 @@ final class JobShapes {
                 }
             }
         }
-        tags.putAll(new java.util.TreeMap<>(sagemaker.tags()));
+        tags.putAll(new TreeMap<>(sagemaker.tags()));
         return tags.entrySet().stream().map(t -> Map.of("Key", t.getKey(), "Value", t.getValue())).toList();
     }
 
@@ -355,9 +355,5 @@ final class JobShapes {
     /** Epoch seconds with milliseconds, a JSON number, as AWS's JSON protocol writes timestamps. */
     static Double seconds(Instant at) {
         return at == null ? null : at.toEpochMilli() / 1000.0;
-    }
-
-    static boolean same(Object a, Object b) {
-        return Objects.equals(a, b);
     }
 }

@@ -4,6 +4,8 @@ import io.spillover.security.Caller;
 import io.spillover.security.Callers;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.core.Ordered;
@@ -67,15 +69,8 @@ class SageMakerEndpoint {
     static class Errors {
 
         @ExceptionHandler
-        ResponseEntity<byte[]> refused(RuntimeException e) {
-            AwsError error = Refusals.of(e);
-            var body = new java.util.LinkedHashMap<String, Object>();
-            body.put("__type", error.code());
-            body.put("message", error.getMessage());
-            return ResponseEntity.status(error.status()).contentType(MediaType.parseMediaType(AwsError.CONTENT_TYPE))
-                    .header("x-amzn-RequestId", UUID.randomUUID().toString())
-                    .header("x-amzn-ErrorType", error.code())
-                    .body(JsonMapper.builder().build().writeValueAsBytes(body));
+        void refused(RuntimeException e, HttpServletResponse response) throws IOException {
+            Refusals.of(e).write(response);
         }
     }
 }

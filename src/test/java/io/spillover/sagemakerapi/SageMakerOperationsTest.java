@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -45,7 +46,7 @@ class SageMakerOperationsTest extends ApiTest {
         var created = calls.call("CreateTrainingJob", training("same-everywhere", List.of("sh", "-c", "true")));
         JsonNode rest = awaitStatus(team, "same-everywhere", "COMPLETED");
         await().atMost(Duration.ofSeconds(10)).until(() -> receiver.received().size() >= 2);
-        ConsoleSession console = member(team);
+        ConsoleSession console = member(team, "MEMBER");
 
         assertThat(created.status()).as(created.text()).isEqualTo(200);
         assertThat(rest.get("kind").asString()).isEqualTo("TRAINING");
@@ -60,6 +61,27 @@ class SageMakerOperationsTest extends ApiTest {
         assertThat(described.get("CreationTime").isNumber()).isTrue();
         assertThat(described.get("CreationTime").asDouble()).isEqualTo(
                 java.time.Instant.parse(rest.get("createdAt").asString()).toEpochMilli() / 1000.0);
+    }
+
+    @Test
+    void aTeamAdminMakesAnAccessKeyInTheConsoleAndItsSecretIsShownOnce() {
+        String team = team(Map.of(TYPE, 1));
+        ConsoleSession admin = member(team, "TEAM_ADMIN");
+        String tokens = "/teams/" + team + "/tokens";
+
+        var made = admin.post(tokens, Map.of("name", "airflow", "role", "MEMBER", "accessKey", "true",
+                "_csrf", admin.csrf(tokens)));
+        String shown = admin.get(tokens).body();
+        String again = admin.get(tokens).body();
+        var id = Pattern.compile("id=\"access-key-id\"[^>]*>(SPLK[A-Z2-7]{16})<").matcher(shown);
+        var secret = Pattern.compile("id=\"secret-access-key\"[^>]*>([^<]{40})<").matcher(shown);
+
+        assertThat(made.statusCode()).isEqualTo(302);
+        assertThat(id.find()).as(shown).isTrue();
+        assertThat(secret.find()).isTrue();
+        assertThat(again).contains(id.group(1)).doesNotContain(secret.group(1));
+        assertThat(new SignedCalls(port(), id.group(1), secret.group(1), "us-east-1").from(address())
+                .call("ListTrainingJobs", Map.of()).status()).isEqualTo(200);
     }
 
     @Test
@@ -268,11 +290,11 @@ class SageMakerOperationsTest extends ApiTest {
         return "198.51.100." + (ADDRESSES.incrementAndGet() % 250 + 1);
     }
 
-    private ConsoleSession member(String team) {
-        String username = "sm-" + team;
+    private ConsoleSession member(String team, String role) {
+        String username = "sm-" + role.toLowerCase() + "-" + team;
         expect(api.put("/api/v1/admin/users/" + username, Map.of("displayName", username, "password",
                 "a-console-password-42")), 201);
-        expect(api.put("/api/v1/admin/users/" + username + "/memberships/" + team, Map.of("role", "MEMBER")), 200);
+        expect(api.put("/api/v1/admin/users/" + username + "/memberships/" + team, Map.of("role", role)), 200);
         var session = new ConsoleSession(port());
         session.signIn(username, "a-console-password-42");
         return session;
