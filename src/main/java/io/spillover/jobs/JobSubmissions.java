@@ -35,10 +35,13 @@ public class JobSubmissions {
     private final CapacityService capacity;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
+    private final QueueStatistics statistics;
     private final Clock clock;
 
     JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, CapacityService capacity,
-                   TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+                   TransactionTemplate transactions, ApplicationEventPublisher events, QueueStatistics statistics,
+                   Clock clock) {
+        this.statistics = statistics;
         this.jobs = jobs;
         this.capacity = capacity;
         this.history = history;
@@ -65,6 +68,7 @@ public class JobSubmissions {
                 Job job = newJob(team, request, checks.check(team, request), now());
                 capacity.tryWhereQuotasUnknown(job.preferences().entries());
                 jobs.saveAndFlush(job);
+                statistics.stored(1);
                 Transition submitted = job.submitted();
                 history.append(submitted, job);
                 events.publishEvent(new JobSubmitted(job.id(), team));
@@ -113,6 +117,7 @@ public class JobSubmissions {
             List<Job> created = List.copyOf(fresh.values());
             created.forEach(job -> capacity.tryWhereQuotasUnknown(job.preferences().entries()));
             jobs.saveAllAndFlush(created);
+            statistics.stored(created.size());
             List<Transition> submitted = created.stream().map(Job::submitted).toList();
             history.appendAll(submitted, created);
             created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), team)));

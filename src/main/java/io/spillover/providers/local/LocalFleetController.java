@@ -1,9 +1,9 @@
 package io.spillover.providers.local;
 
+import io.spillover.system.Access;
 import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offering;
 import io.spillover.placement.OfferingKey;
-import io.spillover.system.Access;
 import java.time.Instant;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.web.bind.annotation.PathVariable;
