@@ -26,11 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -76,7 +76,9 @@ class JobOperations {
 
     /** One call for the team, in the region its client signed for; the answer's members, to be written as JSON. */
     Map<String, Object> call(String operation, byte[] body, String team, String region) {
-        var shapes = new JobShapes(region, properties.accountId(), name -> planArns(team).get(name));
+        var arns = new AtomicReference<Map<String, String>>(); // read once, when asked
+        var shapes = new JobShapes(region, properties.accountId(),
+                name -> arns.updateAndGet(known -> known != null ? known : planArns(team)).get(name));
         return switch (operation) {
             case "CreateTrainingJob" -> create(JobKind.TRAINING, body, team, shapes);
             case "CreateProcessingJob" -> create(JobKind.PROCESSING, body, team, shapes);

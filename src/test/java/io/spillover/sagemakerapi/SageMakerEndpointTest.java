@@ -2,13 +2,14 @@ package io.spillover.sagemakerapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import io.spillover.support.Api;
 import io.spillover.support.ApiTest;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -233,7 +234,7 @@ class SageMakerEndpointTest extends ApiTest {
 
     private JsonNode node(String scenario, Keys keys, String job, String first, String second, Path home)
             throws Exception {
-        var env = new java.util.HashMap<>(ClientProcesses.awsEnvironment(keys.id(), keys.secret(), "eu-west-1", home));
+        var env = new HashMap<>(ClientProcesses.awsEnvironment(keys.id(), keys.secret(), "eu-west-1", home));
         env.put("SPILLOVER_ENDPOINT", "http://localhost:" + port() + "/sagemaker");
         env.put("JOB_NAME", job);
         env.put("FIRST_TYPE", first);
@@ -245,7 +246,7 @@ class SageMakerEndpointTest extends ApiTest {
 
     /** The codes of the refused signatures of an access key, from the audit log, oldest first. */
     private List<String> refusals(String accessKeyId) {
-        var codes = new java.util.ArrayList<String>();
+        var codes = new ArrayList<String>();
         for (JsonNode entry : expect(api.get("/api/v1/admin/audit?size=200"), 200).json()) {
             if (entry.get("actor").asString().equals("access-key:" + accessKeyId)) {
                 codes.add(0, entry.get("outcome").asString());

@@ -8,6 +8,7 @@ import io.spillover.support.ConsoleSession;
 import io.spillover.support.SignedCalls;
 import io.spillover.support.WebhookReceiver;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +61,7 @@ class SageMakerOperationsTest extends ApiTest {
         assertThat(described.get("TrainingJobStatus").asString()).isEqualTo("Completed");
         assertThat(described.get("CreationTime").isNumber()).isTrue();
         assertThat(described.get("CreationTime").asDouble()).isEqualTo(
-                java.time.Instant.parse(rest.get("createdAt").asString()).toEpochMilli() / 1000.0);
+                Instant.parse(rest.get("createdAt").asString()).toEpochMilli() / 1000.0);
     }
 
     @Test
@@ -82,6 +83,33 @@ class SageMakerOperationsTest extends ApiTest {
         assertThat(again).contains(id.group(1)).doesNotContain(secret.group(1));
         assertThat(new SignedCalls(port(), id.group(1), secret.group(1), "us-east-1").from(address())
                 .call("ListTrainingJobs", Map.of()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void aWaitingJobSaysWhyInItsPendingTransitionAndAFailedOneAsSageMakerWordsIt() {
+        capacity(TYPE, 0);
+        capacity("ml.t3.xlarge", 1);
+        String team = team(Map.of(TYPE, 1, "ml.t3.xlarge", 1));
+        SignedCalls calls = signer(team);
+        calls.call("CreateTrainingJob", training("waiting", null));
+        calls.call("CreateTrainingJob", training("failing", List.of("sh", "-c", "echo no data; exit 3"),
+                "ml.t3.xlarge", 1));
+        awaitEvaluation(team, "waiting");
+        awaitStatus(team, "failing", "FAILED");
+
+        JsonNode waiting = calls.call("DescribeTrainingJob", Map.of("TrainingJobName", "waiting")).json();
+        JsonNode failed = calls.call("DescribeTrainingJob", Map.of("TrainingJobName", "failing")).json();
+
+        assertThat(waiting.get("TrainingJobStatus").asString()).isEqualTo("InProgress");
+        assertThat(waiting.get("SecondaryStatus").asString()).isEqualTo("Pending");
+        JsonNode last = waiting.get("SecondaryStatusTransitions").get(waiting.get("SecondaryStatusTransitions").size() - 1);
+        assertThat(last.get("Status").asString()).isEqualTo("Pending");
+        assertThat(last.get("StatusMessage").asString()).startsWith("Waiting for capacity: entry 0 (1 x ml.t3.large):"
+                + " on-demand ml.t3.large in us-east-1 has no instances");
+        assertThat(waiting.get("ResourceConfig").has("SelectedInstanceType")).isFalse();
+        assertThat(failed.get("TrainingJobStatus").asString()).isEqualTo("Failed");
+        assertThat(failed.get("FailureReason").asString()).startsWith("AlgorithmError: ");
+        assertThat(failed.get("ResourceConfig").get("SelectedInstanceType").asString()).isEqualTo("ml.t3.xlarge");
     }
 
     @Test
