@@ -5,6 +5,7 @@ import io.spillover.providers.ProviderJobStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -46,9 +47,10 @@ final class LocalRun {
      * Starts the command with the job's environment and the variables naming what it runs on, and where its
      * checkpoint is ({@value #CHECKPOINT_DIR}) when it has one: the same directory for every attempt of the job.
      */
-    static LocalRun process(LaunchRequest request, Path dir, Path checkpoint, Reports reports) throws IOException {
+    static LocalRun process(LaunchRequest request, List<String> command, Path dir, Path checkpoint, Reports reports)
+            throws IOException {
         Path log = dir.resolve(LOG);
-        var builder = new ProcessBuilder(request.container().command())
+        var builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
