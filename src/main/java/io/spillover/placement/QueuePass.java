@@ -636,7 +636,9 @@ public final class QueuePass {
             return "waiting " + words(Duration.between(now, opens)) + " more for "
                     + (waitedFor.size() == 1 ? "entry " + waitedFor.get(0)
                     : "entries " + waitedFor.stream().map(String::valueOf).collect(Collectors.joining(", ")))
-                    + " before taking entry " + i + " (patience " + words(patience) + " per entry)";
+                    + " before taking entry " + i + " (patience " + words(patience) + " per entry"
+                    + (byRun(job, patience) ? ", " + Math.round(policy.patienceShare() * 1000) / 10.0
+                    + " % of its expected run of " + words(job.expectedRuntime()) : "") + ")";
         };
     }
 
@@ -691,8 +693,21 @@ public final class QueuePass {
         return earliest;
     }
 
+    /** Whether the job's patience is the share of its expected run. */
+    private boolean byRun(QueuedRequest<?> job, Duration patience) {
+        return job.fallbackAfter() == null && job.expectedRuntime() != null && policy.patienceShare() > 0
+                && patience.compareTo(policy.fallbackAfter()) > 0;
+    }
+
     private Duration patienceOf(QueuedRequest<?> job) {
-        return job.fallbackAfter() != null ? job.fallbackAfter() : policy.fallbackAfter();
+        if (job.fallbackAfter() != null) {
+            return job.fallbackAfter();
+        }
+        if (policy.patienceShare() > 0 && job.expectedRuntime() != null) {
+            Duration share = Duration.ofSeconds((long) (policy.patienceShare() * job.expectedRuntime().toSeconds()));
+            return share.compareTo(policy.fallbackAfter()) > 0 ? share : policy.fallbackAfter();
+        }
+        return policy.fallbackAfter();
     }
 
     /** Who took an offering first in a pass, and as which of its entries. */

@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  * <p>A preemptible job loses, when stopped, the work since its last checkpoint: it writes one every
  * {@code checkpointInterval} of work on each attempt, none at the stop signal, and a resumed attempt spends
  * {@code restartOverhead} (starting, reading the checkpoint) before it works again. Preempted {@code maxPreemptions}
- * times, the next preemption ends it for good (it is counted, not requeued).
+ * times, it is no longer preemptible, as the service has it: it borrows only within the borrow horizon.
  *
  * @param policy                   the platform's sharing rules, as the scheduler has them
  * @param strategy                 every team's strategy
@@ -28,7 +28,7 @@ import java.util.SplittableRandom;
  * @param declaresMaxRuntime       whether each job declares a maximum run time: its {@link #maxRuntime}
  * @param checkpointIntervalSeconds work between two checkpoints of a preemptible job
  * @param restartOverheadSeconds   what a resumed attempt spends before it works again
- * @param maxPreemptions           preemptions after which a job is not requeued
+ * @param maxPreemptions           preemptions after which a job is no longer preemptible
  */
 public record Lending(SharingPolicy policy, SharingStrategy strategy, BorrowLimit borrowLimit, double preemptibleShare,
                       Long preemptibleMinRunSeconds, boolean declaresMaxRuntime, long checkpointIntervalSeconds,
@@ -76,10 +76,13 @@ public record Lending(SharingPolicy policy, SharingStrategy strategy, BorrowLimi
         return Duration.ofSeconds(Math.min(2_419_200, Math.max(1, hours) * 3600));
     }
 
-    /** The job's request with what bounds it if it borrows. */
+    /**
+     * The job's request with the maximum run time it declares, and, when the policy shares, whether it may be
+     * preempted: the same jobs, with or without sharing.
+     */
     public PlacementRequest terms(ReplayJob job, PlacementRequest request) {
-        return enabled() ? new PlacementRequest(request.team(), request.kind(), request.preferences(), maxRuntime(job),
-                preemptible(job)) : request;
+        return new PlacementRequest(request.team(), request.kind(), request.preferences(), maxRuntime(job),
+                preemptible(job));
     }
 
     /** The work a preemptible job keeps when stopped after {@code workedSeconds} of work on an attempt. */

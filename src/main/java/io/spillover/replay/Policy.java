@@ -88,8 +88,7 @@ public sealed interface Policy {
         }
 
         public Uncapped(Policy policy) {
-            this((policy instanceof Queued q && q.name().equals("no-sharing") ? "queue" : policy.name()) + "-no-quotas",
-                    policy);
+            this(policy.name() + "-no-quotas", policy);
         }
 
         @Override

@@ -51,14 +51,14 @@ public record PolicyReport(String policy, String description, int jobs, int star
      * @param borrowedStarts  attempts started beyond their team's guarantee
      * @param preemptions     placements a reclaim stopped
      * @param preemptedJobs   jobs stopped at least once
-     * @param terminated      jobs stopped for good after their maximum number of preemptions (not in the waits)
      * @param gpuHoursRun     GPU-hours held by every attempt, stopped ones included
      * @param gpuHoursLost    GPU-hours of work lost to preemption: runs since the last checkpoint, and restarts
-     * @param reclaimDelay    per job that claimed instances borrowers held (it fitted within its team's guarantee once
-     *                        they came back), from its first claim to its start
+     * @param claims          jobs that claimed instances borrowers held (they fitted within their team's guarantee once
+     *                        those came back) and started
+     * @param reclaimDelay    over those jobs, from the first claim to the start
      */
-    public record Sharing(long borrowedStarts, long preemptions, long preemptedJobs, long terminated,
-                          double gpuHoursRun, double gpuHoursLost, Distribution reclaimDelay) {
+    public record Sharing(long borrowedStarts, long preemptions, long preemptedJobs,
+                          double gpuHoursRun, double gpuHoursLost, long claims, Distribution reclaimDelay) {
 
         public static final Sharing NONE = new Sharing(0, 0, 0, 0, 0, 0, Distribution.of(new long[0]));
 
@@ -106,7 +106,7 @@ public record PolicyReport(String policy, String description, int jobs, int star
 
     public static PolicyReport of(PolicyRun run, Fleet fleet, long wallMillis) {
         List<JobRun> runs = run.runs();
-        int jobs = runs.size() + run.neverStarted().size() + run.reclaims().terminated().size();
+        int jobs = runs.size() + run.neverStarted().size();
         long first = Long.MAX_VALUE;
         long lastArrival = Long.MIN_VALUE;
         long lastEnd = Long.MIN_VALUE;
@@ -130,16 +130,9 @@ public record PolicyReport(String policy, String description, int jobs, int star
         double planBusy = 0;
         double gpuSecondsRun = 0;
         double gpuSecondsLost = 0;
-        var everyRun = new ArrayList<>(runs);
-        everyRun.addAll(run.reclaims().terminated());
         for (JobRun r : runs) {
             gpuSecondsRun += gpus(r, fleet);
             gpuSecondsLost += lostGpuSeconds(r, fleet);
-        }
-        for (JobRun r : run.reclaims().terminated()) {
-            // a job ended for good lost every attempt's work
-            gpuSecondsRun += gpus(r, fleet);
-            gpuSecondsLost += gpus(r, fleet);
         }
         for (JobRun r : runs) {
             startsByChoice.set(r.choice(), startsByChoice.get(r.choice()) + 1);
@@ -175,9 +168,9 @@ public record PolicyReport(String policy, String description, int jobs, int star
                 runs.stream().filter(r -> r.waitSeconds() > MAX_PENDING_SECONDS).count(),
                 run.planUtilizationWhileWaiting(), submissions(run), run.evaluations(), run.events(), wallMillis,
                 new Sharing(run.reclaims().borrowedStarts(), run.reclaims().preemptions(),
-                        everyRun.stream().filter(r -> !r.preempted().isEmpty()).count(),
-                        run.reclaims().terminated().size(), gpuSecondsRun / 3600, gpuSecondsLost / 3600,
-                        Distribution.of(run.reclaims().reclaimDelaySeconds().stream().mapToLong(Long::longValue)
+                        runs.stream().filter(r -> !r.preempted().isEmpty()).count(),
+                        gpuSecondsRun / 3600, gpuSecondsLost / 3600,
+                        run.reclaims().reclaimDelaySeconds().size(), Distribution.of(run.reclaims().reclaimDelaySeconds().stream().mapToLong(Long::longValue)
                                 .toArray())));
     }
 

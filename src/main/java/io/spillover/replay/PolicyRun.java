@@ -19,19 +19,15 @@ public record PolicyRun(Policy policy, List<JobRun> runs, List<ReplayJob> neverS
      * What lending and reclaiming did in one replay.
      *
      * @param preemptions        placements a reclaim stopped
-     * @param terminated         jobs stopped for good: preempted once more after their maximum number of
-     *                           preemptions; their attempts are in {@link JobRun#preempted}, their last one too
      * @param reclaimDelaySeconds per job that claimed instances borrowers held (it fitted within its team's guarantee
      *                           once they came back): from its first claim to its start
      * @param borrowedStarts     attempts started beyond their team's guarantee
      */
-    public record Reclaims(long preemptions, List<JobRun> terminated, List<Long> reclaimDelaySeconds,
-                           long borrowedStarts) {
+    public record Reclaims(long preemptions, List<Long> reclaimDelaySeconds, long borrowedStarts) {
 
-        public static final Reclaims NONE = new Reclaims(0, List.of(), List.of(), 0);
+        public static final Reclaims NONE = new Reclaims(0, List.of(), 0);
 
         public Reclaims {
-            terminated = List.copyOf(terminated);
             reclaimDelaySeconds = List.copyOf(reclaimDelaySeconds);
         }
     }

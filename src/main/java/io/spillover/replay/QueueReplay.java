@@ -3,6 +3,7 @@ package io.spillover.replay;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
 import io.spillover.placement.EntryVerdict;
+import io.spillover.placement.PlacementRequest;
 import io.spillover.placement.Placement;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.QueuePass;
@@ -149,12 +150,12 @@ public final class QueueReplay {
         Set<QueuedRequest<String>> holders = new HashSet<>();
         Set<QueuedRequest<String>> claimants = new HashSet<>();
         Map<String, QueuePass.Claim> lastClaims = Map.of();
+        var scheduled = new HashMap<String, Long>();
         var queuedOf = new HashMap<String, QueuedRequest<String>>();
         var runningOf = new HashMap<String, Running>();
         var attempts = new HashMap<String, Attempts>();
         var claimedAt = new HashMap<String, Long>();
         var reclaimDelays = new ArrayList<Long>();
-        var terminated = new ArrayList<JobRun>();
         long preemptions = 0;
         long borrowedStarts = 0;
         var runs = new ArrayList<JobRun>(jobs.size());
@@ -206,13 +207,15 @@ public final class QueueReplay {
                 state.stopped.add(new JobRun.Attempt(ended.startSeconds(), now, ended.entry(), ended.borrowed(),
                         now - ended.startSeconds() - saved));
                 history.stopped(job);
-                if (state.stopped.size() > lending.maxPreemptions()) {
-                    List<JobRun.Attempt> earlier = state.stopped.subList(0, state.stopped.size() - 1);
-                    terminated.add(new JobRun(job, ended.startSeconds(), now, ended.choice(), ended.entry(), earlier,
-                            ended.borrowed(), ended.restart()));
-                    continue;
-                }
                 QueuedRequest<String> queued = queuedOf.get(job.id());
+                if (state.stopped.size() >= lending.maxPreemptions() && queued.request().preemptible()) {
+                    // preempted as often as it may be: no longer preemptible, it borrows only within the horizon
+                    queued = new QueuedRequest<>(queued.id(), new PlacementRequest(queued.request().team(),
+                            queued.request().kind(), queued.request().preferences(), queued.request().maxRuntime(),
+                            false), queued.priority(), queued.submittedAt(), queued.fallbackAfter(),
+                            queued.expectedRuntime());
+                    queuedOf.put(job.id(), queued);
+                }
                 pending.put(queued, job);
                 plans.waiting(queued.request().preferences().entries(), 1);
                 if (queued.request().preferences().entries().stream().allMatch(e -> e.instanceCount() > 1)) {
@@ -225,9 +228,10 @@ public final class QueueReplay {
                 ReplayJob job = jobs.get(next++);
                 history.submitted(job);
                 QueuedRequest<String> asSubmitted = job.queued(job.preferences(policy));
-                QueuedRequest<String> queued = sharing ? new QueuedRequest<>(asSubmitted.id(),
-                        lending.terms(job, asSubmitted.request()), asSubmitted.priority(), asSubmitted.submittedAt(),
-                        asSubmitted.fallbackAfter(), asSubmitted.expectedRuntime()) : asSubmitted;
+                QueuedRequest<String> queued = sharing || lending.declaresMaxRuntime()
+                        ? new QueuedRequest<>(asSubmitted.id(), lending.terms(job, asSubmitted.request()),
+                        asSubmitted.priority(), asSubmitted.submittedAt(), asSubmitted.fallbackAfter(),
+                        asSubmitted.expectedRuntime()) : asSubmitted;
                 queuedOf.put(job.id(), queued);
                 pending.put(queued, job);
                 plans.waiting(queued.request().preferences().entries(), 1);
@@ -240,6 +244,7 @@ public final class QueueReplay {
             }
             while (!revisits.isEmpty() && revisits.peek().atSeconds() == now) {
                 Revisit due = revisits.poll();
+                scheduled.remove(due.job().id(), now);
                 if (pending.containsKey(due.job())) {
                     concerned.add(due.job());
                     revisit(pass, revisits, due.job(), due.rank(), ledger.snapshot(), at);
@@ -265,7 +270,8 @@ public final class QueueReplay {
             for (QueuedRequest<String> job : considered) {
                 asQueued.put(job.id(), job);
                 candidates.add(new QueuedRequest<>(job.id(), job.request(), job.priority(), job.submittedAt(),
-                        job.fallbackAfter(), expected(knowledge, pending.get(job), history, now)));
+                        job.fallbackAfter(), expected(knowledge, pending.get(job), job.request().maxRuntime(), history,
+                        now)));
             }
             QueuePass.Result<String> result = pass.decide(candidates, snapshot,
                     ledger.shares(at, rules.shareHalfLife()), at, lastClaims);
@@ -284,9 +290,10 @@ public final class QueueReplay {
                 Decision decision = outcome.decision();
                 QueuedRequest<String> queued = asQueued.get(outcome.job().id());
                 if (!decision.isSelected()) {
-                    if (outcome.revisitAt() != null && result.claims().containsKey(queued.id())) {
-                        revisits.add(new Revisit(VirtualTime.seconds(outcome.revisitAt()), pending.get(queued).rank(),
-                                queued));
+                    // a claim waits for a minimum run to end; a patience in proportion to the run opens with it
+                    Long revisit = outcome.revisitAt() == null ? null : VirtualTime.seconds(outcome.revisitAt());
+                    if (revisit != null && !revisit.equals(scheduled.put(queued.id(), revisit))) {
+                        revisits.add(new Revisit(revisit, pending.get(queued).rank(), queued));
                     }
                     continue;
                 }
@@ -340,7 +347,7 @@ public final class QueueReplay {
         }
         runs.sort(Comparator.comparingLong(JobRun::firstStartSeconds).thenComparingInt(r -> r.job().rank()));
         return new PolicyRun(policy, runs, List.copyOf(pending.values()), evaluations, events,
-                plans.utilizationWhileWaiting(), new PolicyRun.Reclaims(preemptions, terminated, reclaimDelays,
+                plans.utilizationWhileWaiting(), new PolicyRun.Reclaims(preemptions, reclaimDelays,
                 borrowedStarts));
     }
 
@@ -365,12 +372,17 @@ public final class QueueReplay {
         return placements;
     }
 
-    /** What the queue expects of the job's run at {@code now}, knowing what {@code knowledge} says. */
-    private Duration expected(Policy.Knowledge knowledge, ReplayJob job, RuntimeHistory history, long now) {
+    /**
+     * What the queue expects of the job's run at {@code now}, knowing what {@code knowledge} says; the maximum run
+     * time the job declares, when it does, bounds it as the service's {@code ExpectedRuns} does.
+     */
+    private Duration expected(Policy.Knowledge knowledge, ReplayJob job, Duration declared, RuntimeHistory history,
+                              long now) {
         String first = job.choices().get(0).instanceType();
+        Duration maxRuntime = declared != null ? declared : job.maxRuntime();
         return switch (knowledge) {
-            case HISTORY -> history.expected(job, job.maxRuntime(), now, true);
-            case TYPICAL -> history.expected(job, job.maxRuntime(), now, false);
+            case HISTORY -> history.expected(job, maxRuntime, now, true);
+            case TYPICAL -> history.expected(job, maxRuntime, now, false);
             case HINTS -> history.expected(job, job.maxRuntimeHint(), now, true);
             case ORACLE -> Duration.ofSeconds(job.runSeconds(first));
         };

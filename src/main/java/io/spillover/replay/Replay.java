@@ -16,16 +16,17 @@ import java.util.function.LongSupplier;
 public final class Replay {
 
     /**
-     * The policy whose estimated starts are measured: the default queue policy with hard quotas, which the forecast
-     * models (it does not model lending yet).
+     * The policy whose estimated starts are measured: the default queue policy as it was before sharing, which the
+     * forecast models (it models neither lending nor maximum run times declared for borrowing yet).
      */
-    public static final String ESTIMATED = "no-sharing";
+    public static final String ESTIMATED = "before-sharing";
 
     private final ReplayConfig config;
     private final Fleet fleet;
     private final TraceModel model;
     private final boolean exact;
     private final LongSupplier stopwatch;
+    private final java.util.Set<String> only;
 
     /**
      * @param exact     hand the core the whole queue and every polling try (slow; for checking the shortcuts)
@@ -33,6 +34,13 @@ public final class Replay {
      *                  replay cost in real time: the replay itself reads no clock
      */
     public Replay(ReplayConfig config, Catalog catalog, boolean exact, LongSupplier stopwatch) {
+        this(config, catalog, exact, stopwatch, java.util.Set.of());
+    }
+
+    /** @param only the names of the policies to replay, empty for all of the configuration's */
+    public Replay(ReplayConfig config, Catalog catalog, boolean exact, LongSupplier stopwatch,
+                  java.util.Set<String> only) {
+        this.only = java.util.Set.copyOf(only);
         this.config = config;
         this.fleet = Fleet.of(config, catalog);
         this.model = TraceModel.of(config, catalog);
@@ -59,6 +67,9 @@ public final class Replay {
         var reports = new ArrayList<PolicyReport>();
         PolicyRun measured = null;
         for (Policy policy : config.policies()) {
+            if (!only.isEmpty() && !only.contains(policy.name())) {
+                continue;
+            }
             long start = stopwatch.getAsLong();
             PolicyRun run = run(policy, fleet, built.jobs());
             PolicyReport report = PolicyReport.of(run, fleet, (stopwatch.getAsLong() - start) / 1_000_000);

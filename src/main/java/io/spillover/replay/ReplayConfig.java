@@ -179,23 +179,30 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
 
     /**
      * The policies to replay: single types; preference lists served first fit (the queue as first built); the
-     * platform's default queue policy with guarantees lent and borrowed ({@code spillover}), the same with hard quotas
-     * (as before sharing), with the other choice between borrowing and a later entry, and with borrowing bounded by
-     * run time only; the default with each of its queue rules turned off, so each rule's part shows; the default with
+     * platform's default queue policy with guarantees lent and borrowed ({@code spillover}); the same with hard quotas
+     * ({@code no-sharing}: the same jobs, declaring the same maximum run times), and as it was before sharing
+     * ({@code before-sharing}: hard quotas, no maximum run times, no patience in proportion to the run); the default
+     * with the other choice between borrowing and a later entry, with no job preemptible, with no maximum run times
+     * declared; the default with each of its queue rules turned off, so each rule's part shows; the default with
      * users' maximum run times as hints; the oracle; then each polling variant under the teams' quotas, and with every
      * quota lifted (a free-for-all), beside the queue and the oracle with quotas lifted.
      */
     public List<Policy> policies() {
         QueuePolicy d = QueuePolicy.DEFAULT;
         Lending lent = lending();
+        Lending hard = lent.withPolicy(lent.policy().withEnabled(false));
         SharingPolicy.WhenCanBorrow other = lent.policy().whenCanBorrow() == SharingPolicy.WhenCanBorrow.BORROW
                 ? SharingPolicy.WhenCanBorrow.TRY_NEXT_ENTRY : SharingPolicy.WhenCanBorrow.BORROW;
         var all = new ArrayList<Policy>(List.of(new Policy.SingleType(), new Policy.PreferenceLists(),
                 new Policy.Queued("spillover", "the platform's default queue policy (QueuePolicy.DEFAULT: precedence,"
-                        + " shortest expected run first by sweep and history, holds after 1 d) with guarantees lent and"
-                        + " borrowed (" + lent.describe() + ")", d, Policy.Knowledge.HISTORY, lent),
-                new Policy.Queued("no-sharing", "the default with every team's quota a hard limit, as before sharing",
-                        d, Policy.Knowledge.HISTORY, Lending.OFF),
+                        + " shortest expected run first by sweep, history and maximum run time, patience of "
+                        + Math.round(d.patienceShare() * 1000) / 10.0 + " % of the expected run, holds after 1 d) with"
+                        + " guarantees lent and borrowed (" + lent.describe() + ")", d, Policy.Knowledge.HISTORY, lent),
+                new Policy.Queued("no-sharing", "the default with every team's quota a hard limit; the same jobs, the"
+                        + " same maximum run times", d, Policy.Knowledge.HISTORY, hard),
+                new Policy.Queued("before-sharing", "the default queue policy as it was before sharing: hard quotas, no"
+                        + " maximum run times, no patience in proportion to the run", d.withPatienceShare(0),
+                        Policy.Knowledge.HISTORY, Lending.OFF),
                 new Policy.Queued("when-can-borrow-" + other.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                         "the default, a list choosing " + other + " between borrowing an earlier entry and a later one"
                         + " within the quota", d, Policy.Knowledge.HISTORY,
@@ -203,11 +210,16 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                 new Policy.Queued("no-preemption", "the default with no job preemptible: only jobs whose maximum run"
                         + " time is within the horizon borrow", d, Policy.Knowledge.HISTORY,
                         lent.withPreemptible(0, null)),
+                new Policy.Queued("no-max-runtimes", "the default with no job declaring a maximum run time: only"
+                        + " preemptible jobs borrow, and the queue ranks by history alone", d,
+                        Policy.Knowledge.HISTORY, lent.withDeclaredMaxRuntime(false)),
+                new Policy.Queued("no-patience-by-run", "the default taking a later entry as soon as it fits",
+                        d.withPatienceShare(0), Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("no-sweeps", "the default with expected runs from the profile's and team's medians"
                         + " only, as the first queue policy had", d, Policy.Knowledge.TYPICAL, lent),
                 new Policy.Queued("no-precedence", "the default without precedence", d.withPrecedence(false),
                         Policy.Knowledge.HISTORY, lent),
-                new Policy.Queued("with-patience", "the default with 10 min patience per entry",
+                new Policy.Queued("with-patience", "the default with 10 min patience per entry besides",
                         d.withFallbackAfter(java.time.Duration.ofMinutes(10)), Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("with-fair-share", "the default with fair share (1 d half-life, equal weights)",
                         d.withFairShare(true), Policy.Knowledge.HISTORY, lent),
@@ -215,16 +227,17 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                         d.withShortestFirst(false), Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("no-holds", "the default without holds", d.withReserveAfter(null),
                         Policy.Knowledge.HISTORY, lent),
-                new Policy.Queued("spillover-hinted", "the default, each job also giving a maximum run time as its"
-                        + " user is modelled to set it (see the fleet's maxRuntimeHint)", d, Policy.Knowledge.HINTS,
-                        lent),
+                new Policy.Queued("spillover-hinted", "the default, each job also giving its expected run as its"
+                        + " user is modelled to (see the fleet's maxRuntimeHint)", d, Policy.Knowledge.HINTS, lent),
                 new Policy.Queued("oracle", "the default ranking by each job's true run, which no service knows: the"
                         + " bound of what ranking by expected run can reach", d, Policy.Knowledge.ORACLE, lent)));
+        all.add(new Policy.Queued("patience-by-run-05", "x", d.withPatienceShare(0.005), Policy.Knowledge.HISTORY, lent));
+        all.add(new Policy.Queued("patience-by-run-10", "x", d.withPatienceShare(0.01), Policy.Knowledge.HISTORY, lent));
         all.addAll(polling);
-        all.add(new Policy.Uncapped(new Policy.Queued("no-sharing", "the default queue policy", d,
-                Policy.Knowledge.HISTORY, Lending.OFF)));
-        all.add(new Policy.Uncapped(new Policy.Queued("oracle", "the default ranking by each job's true run", d,
-                Policy.Knowledge.ORACLE, Lending.OFF)));
+        all.add(new Policy.Uncapped("queue-no-quotas", new Policy.Queued("no-sharing", "the default queue policy", d,
+                Policy.Knowledge.HISTORY, hard)));
+        all.add(new Policy.Uncapped("oracle-no-quotas", new Policy.Queued("oracle", "the default ranking by each job's"
+                + " true run", d, Policy.Knowledge.ORACLE, hard)));
         polling.forEach(p -> all.add(new Policy.Uncapped(p)));
         return all;
     }

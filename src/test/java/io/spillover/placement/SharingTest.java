@@ -251,6 +251,65 @@ class SharingTest {
                 .isEqualTo(P4D_FREE_8 + " has 0 of 4 instances free, 2 needed");
     }
 
+    @Test
+    void whenTheReclaimedInstancesComeBackTheClaimingJobGetsThemBeforeALaterJobAndTheVictimCannotTakeThemBack() {
+        // the borrower was stopped for train-7; its 2 p4d are free again, and it waits again at its place
+        Capacity after = fleet(4, 0).p4dInUse(2).team(lender("vision", 2, 2)).team(lender("nlp", 4, 0))
+                .team(lender("cv", 4, 0)).running(placed("own", "vision", 2, false, true, -7200)).capacity();
+        var claimant = queued("train-7", preemptible("nlp", p4d(2)), -300);
+        var victim = queued("borrowed", preemptible("vision", p4d(2)), -3600);
+        var later = new QueuedRequest<>("later", preemptible("cv", p4d(2)), 5, NOW.minusSeconds(10), null,
+                Duration.ofMinutes(1)); // higher priority, shorter: it would go first in the rounds
+        var claims = Map.of("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0));
+
+        var result = pass().decide(List.of(victim, claimant, later), after, Map.of(), NOW, claims);
+
+        assertThat(selections(result)).containsExactly("later:-", "borrowed:-", "train-7:0");
+    }
+
+    @Test
+    void aTeamClaimsNoMoreThanItsGuaranteeAndOnlyAStrictFifoTeamsHeadClaims() {
+        // nlp's guarantee is 4: two jobs of 3 each fit it alone, not together
+        Capacity capacity = fleet(6, 0).p4dInUse(6).team(lender("vision", 0, 6)).team(lender("nlp", 4, 0))
+                .running(placed("b1", "vision", 3, true, true, -3600))
+                .running(placed("b2", "vision", 3, true, true, -3000))
+                .capacity();
+        var first = queued("first", preemptible("nlp", p4d(3)), -120);
+        var second = queued("second", preemptible("nlp", p4d(3)), -60);
+
+        var result = pass().decide(List.of(first, second), capacity, Map.of(), NOW);
+
+        assertThat(result.claims()).containsOnlyKeys("first");
+        assertThat(result.preemptions()).extracting(p -> p.victim().job()).containsExactly("b2");
+
+        TeamState strict = new TeamState("nlp", Map.of(P4D, 8), Map.of(), null, 0, null, 0, true,
+                SharingStrategy.LEND, BorrowLimit.UNLIMITED);
+        Capacity strictly = fleet(6, 0).p4dInUse(6).team(lender("vision", 0, 6)).team(strict)
+                .running(placed("b1", "vision", 3, true, true, -3600))
+                .running(placed("b2", "vision", 3, true, true, -3000))
+                .capacity();
+        var head = queued("head", preemptible("nlp", new PreferenceEntry(G6E, 1, EAST, null)), -120);
+        var behind = queued("behind", preemptible("nlp", p4d(3)), -60);
+
+        assertThat(pass().decide(List.of(head, behind), strictly, Map.of(), NOW).claims()).isEmpty();
+    }
+
+    @Test
+    void aJobThatCanBorrowAnEarlierEntryBorrowsItRatherThanReclaimALaterOne() {
+        // nlp holds its g6e guarantee and none of its p4d one; p4d is taken by a borrower, g6e has room
+        TeamState nlp = new TeamState("nlp", Map.of(P4D, 4, G6E, 2), Map.of(G6E, 2), null, 0, null, 0, false,
+                SharingStrategy.LEND_AND_BORROW, BorrowLimit.UNLIMITED);
+        Capacity capacity = fleet(2, 8).p4dInUse(2).team(lender("vision", 0, 2)).team(nlp)
+                .running(placed("borrower", "vision", 2, true, true, -3600)).capacity();
+        var job = queued("train-7", preemptible("nlp", g6e(2), p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(selections(result)).containsExactly("train-7:0");
+        assertThat(result.outcomes().get(0).decision().borrowed()).isTrue();
+        assertThat(result.preemptions()).isEmpty();
+    }
+
     // --- helpers
 
     private static QueuePass pass() {

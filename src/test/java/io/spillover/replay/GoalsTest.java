@@ -38,7 +38,7 @@ class GoalsTest {
     @Test
     void sharingIsMeasuredAgainstTheFreeForAllTheHardQuotasAndTheLendersBound() {
         var shared = report("spillover", 40, 300, 900, 0.8, 1, Map.of("a", 100.0, "b", 3000.0, "c", 1000.0),
-                new PolicyReport.Sharing(10, 4, 4, 0, 1000, 15, PolicyReport.Distribution.of(new long[] {60, 600})));
+                new PolicyReport.Sharing(10, 4, 4, 1000, 15, 2, PolicyReport.Distribution.of(new long[] {60, 600})));
         var hard = report("no-sharing", 50, 300, 900, 0.8, 1, Map.of("a", 0.0, "b", 2000.0, "c", 960.0),
                 PolicyReport.Sharing.NONE);
         List<PolicyReport> reports = List.of(report("single-type", 1000, 5000, 9000, 0.2, 0.999), shared, hard,
