@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * <p>
  * Any instance may commit a job's change (the scheduler's placements and the provider's reports happen on the
  * leader), so a change is announced with PostgreSQL {@code NOTIFY} in its transaction and every instance
- * {@code LISTEN}s: the streams of the jobs named catch up from the log. Estimates are announced by team on
+ * {@code LISTEN}s: the streams of the jobs named catch up from the log, and the instance publishes
+ * {@link JobsChanged}. Estimates are announced by team on
  * {@link JobEstimates#CHANNEL}: every stream catches up, and the instance publishes {@link StartsEstimated}. A keep-alive every
  * {@link #HEARTBEAT} also catches every stream up, which heals a notification lost with a broken connection.
  * All sending happens on one thread, so a stream's events never interleave.
@@ -226,6 +228,7 @@ class JobStreams implements SmartLifecycle {
                 }
                 if (reconnected) {
                     notice(EVERY_JOB); // whatever was announced meanwhile is lost
+                    changedJobs(EVERY_JOB);
                 }
                 PGConnection postgres = connection.unwrap(PGConnection.class);
                 try {
@@ -237,6 +240,7 @@ class JobStreams implements SmartLifecycle {
                                     estimated(notification.getParameter());
                                 } else {
                                     notice(notification.getParameter());
+                                    changedJobs(notification.getParameter());
                                 }
                             }
                         }
@@ -268,6 +272,16 @@ class JobStreams implements SmartLifecycle {
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
                 // stopping
             }
+        }
+    }
+
+    /** Tells this instance's listeners which jobs changed ({@link JobsChanged}). */
+    private void changedJobs(String payload) {
+        try {
+            events.publishEvent(new JobsChanged(EVERY_JOB.equals(payload) ? Set.of()
+                    : Arrays.stream(payload.split(",")).map(UUID::fromString).collect(Collectors.toSet())));
+        } catch (RuntimeException e) {
+            log.debug("A listener of jobs' changes failed: {}", e.getMessage());
         }
     }
 

@@ -81,9 +81,70 @@ public class PendingJobs {
         return concerned.length == 0 ? List.of() : load("j.id = ANY(:concerned)", Map.of("concerned", concerned));
     }
 
-    /** Every pending job, in queue order: what an estimation of the whole queue starts from. */
+    /** Every pending job, in queue order. */
     public List<QueuedJob> all() {
         return load("TRUE", Map.of());
+    }
+
+    /**
+     * The first {@code perTeam} pending jobs, in queue order, of each team on each of the offerings (by type and
+     * region), in queue order: the part of the queue an estimate of the starts looks at, however long it is.
+     *
+     * @param offerings null for every offering
+     */
+    public List<QueuedJob> windows(Collection<OfferingKey> offerings, int perTeam) {
+        var params = new HashMap<String, Object>();
+        params.put("window", perTeam);
+        String listed = "TRUE";
+        if (offerings != null) {
+            if (offerings.isEmpty()) {
+                return List.of();
+            }
+            listed = listing(offerings, "o", params);
+        }
+        UUID[] ids = jdbc.sql("""
+                        SELECT DISTINCT job_id FROM (
+                            SELECT e.job_id, row_number() OVER (PARTITION BY e.instance_type, e.region, j.team
+                                                                ORDER BY %s) AS place
+                              FROM job_entries e JOIN jobs j ON j.id = e.job_id
+                             WHERE e.pending AND j.status = 'PENDING' AND (%s)) ranked
+                         WHERE place <= :window""".formatted(QUEUE_ORDER, listed))
+                .params(params).query(UUID.class).list().toArray(UUID[]::new);
+        return ids.length == 0 ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids));
+    }
+
+    /**
+     * A job as far as what it could change in the queue: whether it waits, and the offerings its entries list.
+     *
+     * @param listed by type and region (on demand) or plan
+     */
+    public record Listing(UUID id, String team, boolean pending, List<OfferingKey> listed) {
+    }
+
+    /** What these jobs list, whatever their status; jobs that do not exist are left out. */
+    public List<Listing> listings(Collection<UUID> jobIds) {
+        if (jobIds.isEmpty()) {
+            return List.of();
+        }
+        record Entry(UUID id, String team, boolean pending, OfferingKey offering) {
+        }
+        List<Entry> entries = jdbc.sql("""
+                        SELECT j.id, j.team, j.status = 'PENDING' AS pending, e.instance_type, e.region, e.training_plan
+                          FROM jobs j JOIN job_entries e ON e.job_id = j.id
+                         WHERE j.id = ANY(:ids)
+                         ORDER BY j.id, e.idx""")
+                .param("ids", jobIds.toArray(UUID[]::new))
+                .query((rs, n) -> {
+                    String plan = rs.getString("training_plan");
+                    String region = rs.getString("region");
+                    String type = rs.getString("instance_type");
+                    return new Entry(rs.getObject("id", UUID.class), rs.getString("team"), rs.getBoolean("pending"),
+                            plan == null ? OfferingKey.onDemand(region, type) : OfferingKey.plan(region, type, plan));
+                }).list();
+        var byJob = new LinkedHashMap<UUID, List<Entry>>();
+        entries.forEach(e -> byJob.computeIfAbsent(e.id(), id -> new ArrayList<>()).add(e));
+        return byJob.values().stream().map(job -> new Listing(job.get(0).id(), job.get(0).team(),
+                job.get(0).pending(), job.stream().map(Entry::offering).toList())).toList();
     }
 
     /** The statement that finds the ids of the jobs concerned, and its parameters. */
