@@ -23,6 +23,8 @@ class EstimatorRole {
     private final Leadership leadership;
     private final DedicatedPool pool;
     private Connection lock;
+    /** Whether the last check found this instance not scheduling: a standby estimates from the second on. */
+    private boolean standby;
 
     EstimatorRole(EstimatesProperties.RunsOn runsOn, Leadership leadership, DedicatedPool pool) {
         this.runsOn = runsOn;
@@ -36,7 +38,12 @@ class EstimatorRole {
             case SCHEDULER -> leadership.leading();
             case STANDBY -> {
                 if (leadership.leading()) {
+                    standby = false;
                     release();
+                    yield false;
+                }
+                if (!standby) {
+                    standby = true; // seen once; at the next check it has had time to try for the lead
                     yield false;
                 }
                 yield holdLock();
