@@ -16,6 +16,7 @@ import io.spillover.replay.Situation;
 import io.spillover.replay.StartEstimate;
 import io.spillover.scheduling.Leadership;
 import io.spillover.system.DedicatedPool;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -25,6 +26,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -90,8 +92,26 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
     /** How many of the latest estimations {@link #recent()} tells. */
     static final int RECENT = 32;
 
-    /** What this instance stored last for a job it forecast, and where the job waits. */
-    private record Kept(String team, EstimatedStart start, Set<OfferingKey> offerings) {
+    /** What this instance stored last for a job it forecast, and where the job waits: offerings and place in line. */
+    private record Kept(String team, EstimatedStart start, Set<OfferingKey> offerings, InQueue place) {
+    }
+
+    /** A job's place in queue order: priority (higher first), submission, id ({@code QueuedRequest.queueOrder()}). */
+    record InQueue(int priority, Instant submitted, UUID id) implements Comparable<InQueue> {
+
+        @Override
+        public int compareTo(InQueue other) {
+            int byPriority = Integer.compare(other.priority, priority);
+            if (byPriority != 0) {
+                return byPriority;
+            }
+            int bySubmission = submitted.compareTo(other.submitted);
+            if (bySubmission != 0) {
+                return bySubmission;
+            }
+            int high = Long.compareUnsigned(id.getMostSignificantBits(), other.id.getMostSignificantBits());
+            return high != 0 ? high : Long.compareUnsigned(id.getLeastSignificantBits(), other.id.getLeastSignificantBits());
+        }
     }
 
     private final Situations situations;
@@ -100,6 +120,7 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
     private final JobEstimates estimates;
     private final EstimateCalibration calibration;
     private final EstimatesProperties settings;
+    private final Clock clock;
     private final DedicatedPool pool;
     private final EstimatorRole role;
     private final String beyond;
@@ -123,14 +144,15 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
 
     StartEstimator(Situations situations, PendingJobs pending, Catalog catalog, JobEstimates estimates,
                    ObjectProvider<EstimateCalibration> calibration, Leadership leadership,
-                   EstimatesProperties settings, DataSource dataSource, MeterRegistry registry) {
+                   EstimatesProperties settings, DataSource dataSource, Clock clock, MeterRegistry registry) {
         this.situations = situations;
         this.pending = pending;
         this.forecast = new Forecast(catalog);
         this.estimates = estimates;
         this.calibration = calibration.getIfAvailable(() -> EstimateCalibration.NONE);
         this.settings = settings;
-        this.pool = DedicatedPool.of(dataSource, "spillover-estimates", POOL_SIZE);
+        this.clock = clock;
+        this.pool = DedicatedPool.of(dataSource, "spillover-estimates", POOL_SIZE, registry);
         this.role = new EstimatorRole(settings.runsOn(), leadership, pool);
         this.beyond = "beyond the forecast: at least " + settings.window()
                 + " jobs of its team wait before it for each type it lists";
@@ -326,16 +348,49 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
 
     /**
      * The windows of the offerings the changed jobs list and of those linked to them; the changed jobs that wait
-     * beyond those windows get their "beyond" basis, and those that no longer wait lose their estimate.
+     * beyond those windows get their "beyond" basis, and those that no longer wait lose their estimate. A new job
+     * behind its team's full window on every offering it lists moves nothing the forecast follows: it gets its
+     * basis, and nothing is forecast for it (a burst onto a long queue costs no forecast).
      */
     private Run changes(Set<UUID> changed) {
         var touched = new HashSet<OfferingKey>();
+        var lastInWindow = new HashMap<List<Object>, Optional<InQueue>>();
         for (PendingJobs.Listing job : pending.listings(changed)) {
-            touched.addAll(job.listed());
+            if (!job.pending() || kept.containsKey(job.id()) || !behindFullWindows(job, lastInWindow)) {
+                touched.addAll(job.listed());
+            }
+        }
+        if (touched.isEmpty()) {
+            Instant now = clock.instant();
+            int written = estimates.store(new JobEstimates.Estimation(List.of(), changed, beyond, changed, now));
+            return new Run(now, false, Set.of(), 0, written);
         }
         Set<OfferingKey> scope = new HashSet<>(groups.closure(touched));
         Situations.Read read = situations.read(() -> windowsOf(scope));
         return store(read, scope, changed);
+    }
+
+    /**
+     * Whether the job comes after the last job of its team's window on every offering it lists, by what was stored
+     * last (which holds every window the estimator has read: the first {@code window} of the team's jobs listing an
+     * offering, in queue order, are the window of it).
+     */
+    private boolean behindFullWindows(PendingJobs.Listing job, Map<List<Object>, Optional<InQueue>> lastInWindow) {
+        var place = new InQueue(job.priority(), job.createdAt(), job.id());
+        for (OfferingKey offering : job.listed()) {
+            OfferingKey where = OfferingGroups.place(offering);
+            Optional<InQueue> last = lastInWindow.computeIfAbsent(List.of(where, job.team()), k -> {
+                List<InQueue> line = kept.values().stream()
+                        .filter(e -> e.team().equals(job.team()) && e.offerings().contains(where))
+                        .map(Kept::place).sorted().toList();
+                return line.size() < settings.window() ? Optional.empty()
+                        : Optional.of(line.get(settings.window() - 1));
+            });
+            if (last.isEmpty() || place.compareTo(last.get()) <= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The windows of the offerings, and of every offering their jobs link them to; {@code scope} grows to those. */
@@ -394,11 +449,12 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
                     : new EstimatedStart(estimate.p10(), estimate.p50(), estimate.p90(), estimate.entry(),
                     estimate.basis(), estimate.pastDeadline(), situation.now());
             Kept before = kept.get(job);
+            var place = new InQueue(waiting.job().priority(), waiting.job().submittedAt(), job);
             if (start.movedFrom(before == null ? null : before.start())) {
                 moved.add(new JobEstimates.Estimated(job, team, start));
-                next.put(job, new Kept(team, start, places));
+                next.put(job, new Kept(team, start, places, place));
             } else {
-                next.put(job, new Kept(team, before.start(), places));
+                next.put(job, new Kept(team, before.start(), places, place));
             }
             forecast.add(job);
         }

@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -142,7 +143,8 @@ public class JobEstimates {
                            AND NOT EXISTS (SELECT 1 FROM job_estimates e WHERE e.job_id = j.id)
                         ON CONFLICT (job_id) DO NOTHING
                         RETURNING team""".formatted(which))
-                .param("basis", estimation.beyondBasis()).param("at", Timestamp.from(estimation.at()));
+                .param("basis", estimation.beyondBasis())
+                .param("at", Timestamp.from(estimation.at().truncatedTo(ChronoUnit.MILLIS))); // as the others are kept
         if (estimation.beyond() != null) {
             statement = statement.param("ids", estimation.beyond().toArray(UUID[]::new));
         }

@@ -114,11 +114,13 @@ public class PendingJobs {
     }
 
     /**
-     * A job as far as what it could change in the queue: whether it waits, and the offerings its entries list.
+     * A job as far as what it could change in the queue: whether it waits, where in queue order, and the offerings
+     * its entries list.
      *
      * @param listed by type and region (on demand) or plan
      */
-    public record Listing(UUID id, String team, boolean pending, List<OfferingKey> listed) {
+    public record Listing(UUID id, String team, boolean pending, int priority, Instant createdAt,
+                          List<OfferingKey> listed) {
     }
 
     /** What these jobs list, whatever their status; jobs that do not exist are left out. */
@@ -126,10 +128,11 @@ public class PendingJobs {
         if (jobIds.isEmpty()) {
             return List.of();
         }
-        record Entry(UUID id, String team, boolean pending, OfferingKey offering) {
+        record Entry(UUID id, String team, boolean pending, int priority, Instant createdAt, OfferingKey offering) {
         }
         List<Entry> entries = jdbc.sql("""
-                        SELECT j.id, j.team, j.status = 'PENDING' AS pending, e.instance_type, e.region, e.training_plan
+                        SELECT j.id, j.team, j.status = 'PENDING' AS pending, j.priority, j.created_at,
+                               e.instance_type, e.region, e.training_plan
                           FROM jobs j JOIN job_entries e ON e.job_id = j.id
                          WHERE j.id = ANY(:ids)
                          ORDER BY j.id, e.idx""")
@@ -139,12 +142,14 @@ public class PendingJobs {
                     String region = rs.getString("region");
                     String type = rs.getString("instance_type");
                     return new Entry(rs.getObject("id", UUID.class), rs.getString("team"), rs.getBoolean("pending"),
+                            rs.getInt("priority"), rs.getTimestamp("created_at").toInstant(),
                             plan == null ? OfferingKey.onDemand(region, type) : OfferingKey.plan(region, type, plan));
                 }).list();
         var byJob = new LinkedHashMap<UUID, List<Entry>>();
         entries.forEach(e -> byJob.computeIfAbsent(e.id(), id -> new ArrayList<>()).add(e));
         return byJob.values().stream().map(job -> new Listing(job.get(0).id(), job.get(0).team(),
-                job.get(0).pending(), job.stream().map(Entry::offering).toList())).toList();
+                job.get(0).pending(), job.get(0).priority(), job.get(0).createdAt(),
+                job.stream().map(Entry::offering).toList())).toList();
     }
 
     /** The statement that finds the ids of the jobs concerned, and its parameters. */

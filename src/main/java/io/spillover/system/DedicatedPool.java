@@ -1,6 +1,8 @@
 package io.spillover.system;
 
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -38,6 +40,11 @@ public final class DedicatedPool implements AutoCloseable {
      * @param size        the most connections it holds
      */
     public static DedicatedPool of(DataSource application, String name, int size) {
+        return of(application, name, size, null);
+    }
+
+    /** @param metrics where the pool reports, as the application's does ({@code hikaricp_*{pool=name}}); null for nowhere */
+    public static DedicatedPool of(DataSource application, String name, int size, MeterRegistry metrics) {
         HikariDataSource main = hikari(application);
         if (main == null || main.getDataSource() != null) {
             log.warn("The database pool is not one {} can copy; its work shares the application's pool", name);
@@ -64,6 +71,9 @@ public final class DedicatedPool implements AutoCloseable {
         own.setConnectionTimeout(main.getConnectionTimeout());
         own.setMaximumPoolSize(size);
         own.setMinimumIdle(1);
+        if (metrics != null) {
+            own.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
+        }
         return new DedicatedPool(name, own, own);
     }
 

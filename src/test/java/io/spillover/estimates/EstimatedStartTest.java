@@ -132,6 +132,10 @@ class EstimatedStartTest extends ApiTest {
                 + " jobs of its team wait before it for each type it lists");
         assertThat(beyond.get("p50").isNull()).isTrue();
         assertThat(awaitEstimate(team, "queued-" + (WINDOW - 1)).get("p50").isString()).isTrue();
+        submit(team, hinted("queued-later", 1800));
+        Instant at = Instant.parse(awaitEstimate(team, "queued-later").get("estimatedAt").asString());
+        assertThat(estimator.recent()).as("one more behind a full window costs no forecast")
+                .anyMatch(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at) && r.forecast() == 0);
 
         expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillover.placement.OfferingKey;
 import io.spillover.support.ApiTest;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,7 +69,8 @@ class PendingJobsWindowsTest extends ApiTest {
 
         List<PendingJobs.Listing> listed = pending.listings(Set.of(both, UUID.randomUUID()));
 
-        assertThat(listed).containsExactly(new PendingJobs.Listing(both, a, false,
+        assertThat(listed).containsExactly(new PendingJobs.Listing(both, a, false, 0,
+                Instant.parse("2026-12-01T00:00:00Z"),
                 List.of(OfferingKey.onDemand("us-east-1", WIDE), OfferingKey.onDemand("us-east-1", NARROW))));
     }
 
