@@ -84,8 +84,10 @@ class PendingJobsWindowsTest extends ApiTest {
                 .params(id, team, name, priority, second).update();
         named.put(id, name);
         for (int i = 0; i < types.length; i++) {
-            jdbc.sql("INSERT INTO job_entries (job_id, idx, instance_type, instance_count, region)"
-                    + " VALUES (?, ?, ?, 1, 'us-east-1')").params(id, i, types[i]).update();
+            jdbc.sql("""
+                    INSERT INTO job_entries (job_id, idx, instance_type, instance_count, region, team, priority, created_at)
+                    SELECT id, ?, ?, 1, 'us-east-1', team, priority, created_at FROM jobs WHERE id = ?""")
+                    .params(i, types[i], id).update();
         }
         return id;
     }
