@@ -236,14 +236,24 @@ class SchedulingCycle {
      * enough to hold what frees, and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job that
      * cannot be placed changes no other job's decision; its last evaluation stands.
      *
+     * <p>An offering counts as free here for the instances it has free and those a reclaim could take back from
+     * borrowers ({@link Capacity#reclaimable}): a lender's job waiting on an offering that borrowers fill must be
+     * read by a sweep, or when its team's guarantee grows, to claim them (a new leader knows no earlier claim).
+     *
      * <p>A sweep (a scope of everything) reads every free offering's windows, and the jobs no cycle has evaluated
      * yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue either.
      */
     private List<QueuedJob> candidates(Scope scope, Capacity snapshot, Instant now) {
         Set<UUID> named = new HashSet<>(scope.jobs().keySet());
+        // what a job could get: the free instances, and those borrowers hold that a team below its guarantee may take
+        // back (a lender's job must be read to reclaim them, however full the offering is)
         Map<TypeInRegion, Integer> free = new HashMap<>();
-        snapshot.offerings().stream().filter(o -> o.available() > 0)
-                .forEach(o -> free.merge(TypeInRegion.of(o.key()), o.available(), Integer::sum));
+        snapshot.offerings().forEach(o -> {
+            int fit = o.available() + snapshot.reclaimable(o.key());
+            if (fit > 0) {
+                free.merge(TypeInRegion.of(o.key()), fit, Integer::sum);
+            }
+        });
         Collection<TypeInRegion> everyTeam;
         Collection<String> teams;
         if (scope.everything()) {
