@@ -1,5 +1,6 @@
 package io.spillover.jobs;
 
+import io.spillover.capacity.CapacityService;
 import io.spillover.placement.PendingClock;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
@@ -31,13 +32,18 @@ public class JobSubmissions {
     private final Jobs jobs;
     private final JobHistory history;
     private final SubmissionChecks checks;
+    private final CapacityService capacity;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
+    private final QueueStatistics statistics;
     private final Clock clock;
 
-    JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, TransactionTemplate transactions,
-                   ApplicationEventPublisher events, Clock clock) {
+    JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, CapacityService capacity,
+                   TransactionTemplate transactions, ApplicationEventPublisher events, QueueStatistics statistics,
+                   Clock clock) {
+        this.statistics = statistics;
         this.jobs = jobs;
+        this.capacity = capacity;
         this.history = history;
         this.checks = checks;
         this.transactions = transactions;
@@ -60,7 +66,9 @@ public class JobSubmissions {
         try {
             return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 Job job = newJob(team, request, checks.check(team, request), now());
+                capacity.tryWhereQuotasUnknown(job.preferences().entries());
                 jobs.saveAndFlush(job);
+                statistics.stored(1);
                 Transition submitted = job.submitted();
                 history.append(submitted, job);
                 events.publishEvent(new JobSubmitted(job.id(), team));
@@ -107,7 +115,9 @@ public class JobSubmissions {
             Map<Integer, Job> replays = replays(team, requests);
             Map<Integer, Job> fresh = checked(team, requests, replays.keySet());
             List<Job> created = List.copyOf(fresh.values());
+            created.forEach(job -> capacity.tryWhereQuotasUnknown(job.preferences().entries()));
             jobs.saveAllAndFlush(created);
+            statistics.stored(created.size());
             List<Transition> submitted = created.stream().map(Job::submitted).toList();
             history.appendAll(submitted, created);
             created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), team)));
@@ -215,11 +225,11 @@ public class JobSubmissions {
                 request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
                 request.clientToken(), new JobSpec(request.container(), request.local(), checked.sagemaker(),
                         checked.requires(), checked.fallbackAfterSeconds(), request.expectedRuntimeSeconds()),
-                checked.profile(), now);
+                checked.profile(), Boolean.TRUE.equals(request.preemptible()), now);
     }
 
     private static InvalidRequestException nameTaken(String team, String name) {
-        return new InvalidRequestException("name", name == null ? "another submission took the name made for this job"
+        return new JobNameTakenException("name", name == null ? "another submission took the name made for this job"
                 : "team " + team + " already has a job named " + name);
     }
 

@@ -4,24 +4,29 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import java.time.Duration;
-import java.time.Instant;
+import io.spillover.tenancy.SharingProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
  * The queue of pending jobs in the order they are served: priority (higher first), then submission time.
- * Reads only the jobs an event concerns: those listing a changed offering, those of a team whose headroom
- * changed, or named jobs; for the safety sweep, those listing an offering with an instance free, and those
- * never evaluated.
+ * A cycle reads only the heads of the lines that could move: for each offering with an instance free and each team
+ * waiting on it, the first jobs in queue order (a window), and jobs it names. What it reads grows with what the
+ * freed capacity could start, not with how many wait (issue 29).
  */
 @Repository
 public class PendingJobs {
@@ -33,110 +38,291 @@ public class PendingJobs {
     static final String QUEUE_ORDER = "j.priority DESC, j.created_at, j.id";
 
     private final JdbcClient jdbc;
+    private final SharingProperties sharing;
 
-    PendingJobs(JdbcClient jdbc) {
+    PendingJobs(JdbcClient jdbc, SharingProperties sharing) {
         this.jdbc = jdbc;
-    }
-
-    /** The pending jobs no cycle has evaluated yet (a leader may have died between a submission and its cycle). */
-    public List<UUID> unevaluated() {
-        return jdbc.sql("SELECT id FROM jobs WHERE status = 'PENDING' AND last_evaluation_id IS NULL")
-                .query(UUID.class).list();
+        this.sharing = sharing;
     }
 
     /**
-     * Pending jobs that are named, belong to one of the teams, or list one of the offerings' types and regions.
-     * Their ids are found first, each kind by its own index, so that the cost follows the jobs concerned
-     * rather than the length of the queue (one query joining the three by OR walked every pending job). The
-     * offerings' part reads only entries of pending jobs ({@code job_entries.pending}, which the database keeps
-     * as a job's status changes), so it grows with the jobs waiting on an offering, not with its history.
+     * The first pending jobs no cycle has evaluated yet (a leader may have died between a submission and its cycle),
+     * oldest first, at most {@code most}.
      */
-    public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
-                                      Collection<OfferingKey> offerings) {
-        return concerning(jobIds, teams, offerings, null);
+    public List<UUID> unevaluated(int most) {
+        return jdbc.sql("""
+                        SELECT id FROM jobs WHERE status = 'PENDING' AND last_evaluation_id IS NULL
+                         ORDER BY created_at LIMIT :most""")
+                .param("most", most).query(UUID.class).list();
     }
 
     /**
-     * As {@link #concerning(Collection, Collection, Collection)}, but of the teams' and offerings' jobs only those
-     * that list one of {@code within} (by type and region): a cycle asks for the jobs that list an offering with
-     * an instance free, since no other could start. The teams' part starts from those offerings' pending entries,
-     * so a release costs the jobs that could take it, not the length of the team's queue.
+     * What a cycle asks of the queue.
      *
-     * <p>Each offering is written into the query as its own pair of bound values, and a part with nothing to
-     * look for is left out. Queues are skewed (most of a long queue waits on the one scarce type): with the
-     * values in view, the planner's statistics of the column send a rare offering to the index. Joined from an
-     * array instead, the planner saw only the number of distinct types, guessed that half of all pending entries
-     * match, and scanned all of them, with the queue's every pending job hashed for the team: a release with
-     * 100,000 pending cost 100 ms, with 1,000 a few.
-     *
-     * @param within null for no restriction
+     * @param named      jobs to read whatever they wait on (new submissions, holders, jobs whose patience ran out)
+     * @param free       the types and regions with an instance free, each with how many are free there (on demand
+     *                   and on plans together): no more jobs than that can start on it
+     * @param everyTeam  of those, the ones whose every waiting team is read (their capacity grew); the others are
+     *                   read only for {@code teams}
+     * @param teams      teams whose headroom grew: their windows on every free offering are read
+     * @param holdAge    jobs waiting this long are read whatever their count, since they may hold what frees;
+     *                   null when the policy holds nothing
+     * @param lookAhead  how far past what fits a window reads, for the policy's rules (precedence, shortest first,
+     *                   holds) to choose among
      */
-    public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
-                                      Collection<OfferingKey> offerings, Collection<OfferingKey> within) {
-        ConcernedQuery query = concernedQuery(jobIds, teams, offerings, within);
+    public record Ask(Collection<UUID> named, Map<TypeInRegion, Integer> free, Collection<TypeInRegion> everyTeam,
+                      Collection<String> teams, Instant holdAge, int lookAhead) {
+
+        public Ask {
+            named = List.copyOf(named);
+            free = Map.copyOf(free);
+            everyTeam = everyTeam.stream().filter(free::containsKey).collect(Collectors.toUnmodifiableSet());
+            teams = Set.copyOf(teams);
+        }
+    }
+
+    /** An instance type in a region: what a job's entry names, and so what a window reads. */
+    public record TypeInRegion(String instanceType, String region) {
+
+        public static TypeInRegion of(OfferingKey key) {
+            return new TypeInRegion(key.instanceType(), key.region());
+        }
+    }
+
+    /**
+     * The jobs read, in queue order, and the windows that came back full, with the jobs read in each: more of their
+     * team's jobs wait behind them, so if what they were read for is still free after the cycle and some of them
+     * started, another cycle should read on.
+     */
+    public record Heads(List<QueuedJob> jobs, Map<Window, Set<UUID>> full) {
+    }
+
+    /** One team's line on one type and region. */
+    public record Window(TypeInRegion offering, String team) {
+    }
+
+    /** The jobs of an {@link Ask}, each read once. */
+    public Heads heads(Ask ask) {
+        var ids = new LinkedHashSet<UUID>(ask.named());
+        var full = new HashMap<Window, Set<UUID>>();
+        WindowsQuery query = windowsQuery(ask);
+        if (query != null) {
+            var read = new HashMap<Window, Set<UUID>>();
+            jdbc.sql(query.sql()).params(query.params()).query(rs -> {
+                var window = new Window(new TypeInRegion(rs.getString("instance_type"), rs.getString("region")),
+                        rs.getString("team"));
+                UUID job = rs.getObject("job_id", UUID.class);
+                read.computeIfAbsent(window, w -> new HashSet<>()).add(job);
+                ids.add(job);
+            });
+            read.forEach((window, jobs) -> {
+                if (jobs.size() >= windowLength(ask.free().get(window.offering()), ask.lookAhead())) {
+                    full.put(window, jobs);
+                }
+            });
+        }
+        return new Heads(ids.isEmpty() ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new))),
+                full);
+    }
+
+    /**
+     * The first {@code length} pending jobs of each team in queue order, wherever they wait: a strict-FIFO team's
+     * head holds its later jobs back, so the cycle must see it even when it waits on a full offering. Read by
+     * {@code jobs_team_queue} once the statistics know the team's jobs ({@link QueueStatistics} sees to it after a
+     * burst); until then, by the pending jobs and a sort.
+     */
+    public List<QueuedJob> teamHeads(Collection<String> teams, int length) {
+        if (teams.isEmpty()) {
+            return List.of();
+        }
+        List<UUID> ids = jdbc.sql("""
+                        SELECT h.id FROM unnest(CAST(:teams AS text[])) AS t(team) CROSS JOIN LATERAL (
+                               SELECT j.id FROM jobs j WHERE j.team = t.team AND j.status = 'PENDING'
+                                ORDER BY %s LIMIT :length) h""".formatted(QUEUE_ORDER))
+                .param("teams", teams.toArray(String[]::new)).param("length", length).query(UUID.class).list();
+        return ids.isEmpty() ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new)));
+    }
+
+    /**
+     * The first {@code perTeam} pending jobs in queue order of each team on each of the offerings (by type and
+     * region): the part of the queue an estimate of the starts follows, however long it is. As a cycle's windows,
+     * each is one walk of {@code job_entries_queue} stopped after its length, and the teams (and, for every offering,
+     * the types and regions) waiting are found by skipping through the same index, one probe each.
+     *
+     * @param offerings null for every offering a job waits on
+     */
+    public List<QueuedJob> windows(Collection<OfferingKey> offerings, int perTeam) {
+        WindowsQuery query = estimationWindowsQuery(offerings, perTeam);
         if (query == null) {
             return List.of();
         }
-        UUID[] concerned = jdbc.sql(query.sql()).params(query.params()).query(UUID.class).list().toArray(UUID[]::new);
-        return concerned.length == 0 ? List.of() : load("j.id = ANY(:concerned)", Map.of("concerned", concerned));
+        UUID[] ids = jdbc.sql(query.sql()).params(query.params()).query(UUID.class).list().toArray(UUID[]::new);
+        return ids.length == 0 ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids));
     }
 
-    /** Every pending job, in queue order: what an estimation of the whole queue starts from. */
-    public List<QueuedJob> all() {
-        return load("TRUE", Map.of());
+    /** The statement of {@link #windows}; null when it has nothing to read. */
+    static WindowsQuery estimationWindowsQuery(Collection<OfferingKey> offerings, int perTeam) {
+        var params = new HashMap<String, Object>();
+        params.put("window", perTeam);
+        String offered;
+        if (offerings == null) {
+            offered = """
+                    offered (instance_type, region) AS (
+                        (SELECT instance_type, region FROM job_entries WHERE pending
+                          ORDER BY instance_type, region LIMIT 1)
+                        UNION ALL
+                        SELECT n.instance_type, n.region FROM offered o CROSS JOIN LATERAL (
+                               SELECT instance_type, region FROM job_entries
+                                WHERE pending AND (instance_type, region) > (o.instance_type, o.region)
+                                ORDER BY instance_type, region LIMIT 1) n
+                    )""";
+        } else {
+            var places = offerings.stream().map(TypeInRegion::of).distinct().toList();
+            if (places.isEmpty()) {
+                return null;
+            }
+            params.put("types", places.stream().map(TypeInRegion::instanceType).toArray(String[]::new));
+            params.put("regions", places.stream().map(TypeInRegion::region).toArray(String[]::new));
+            offered = """
+                    offered (instance_type, region) AS (
+                        SELECT * FROM unnest(CAST(:types AS text[]), CAST(:regions AS text[]))
+                    )""";
+        }
+        return new WindowsQuery("""
+                WITH RECURSIVE %s, waiting (instance_type, region, team) AS (
+                    SELECT o.instance_type, o.region,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = o.instance_type AND e.region = o.region)
+                      FROM offered o
+                    UNION ALL
+                    SELECT w.instance_type, w.region,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                               AND e.team > w.team)
+                      FROM waiting w WHERE w.team IS NOT NULL
+                )
+                SELECT DISTINCT h.job_id
+                  FROM waiting w CROSS JOIN LATERAL (
+                       SELECT e.job_id FROM job_entries e
+                        WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                          AND e.team = w.team
+                        ORDER BY e.priority DESC, e.created_at, e.job_id
+                        LIMIT :window) h
+                 WHERE w.team IS NOT NULL""".formatted(offered), params);
     }
 
-    /** The statement that finds the ids of the jobs concerned, and its parameters. */
-    record ConcernedQuery(String sql, Map<String, Object> params) {
+    /**
+     * A job as far as what it could change in the queue: whether it waits, where in queue order, and the offerings
+     * its entries list.
+     *
+     * @param listed by type and region (on demand) or plan
+     */
+    public record Listing(UUID id, String team, boolean pending, int priority, Instant createdAt,
+                          List<OfferingKey> listed) {
     }
 
-    /** The ids' statement of {@link #concerning(Collection, Collection, Collection, Collection)}; null for none. */
-    static ConcernedQuery concernedQuery(Collection<UUID> jobIds, Collection<String> teams,
-                                         Collection<OfferingKey> offerings, Collection<OfferingKey> within) {
-        if (within != null) {
-            var keep = within.stream().map(PendingJobs::typeInRegion).collect(Collectors.toSet());
-            offerings = offerings.stream().filter(k -> keep.contains(typeInRegion(k))).toList();
+    /** What these jobs list, whatever their status; jobs that do not exist are left out. */
+    public List<Listing> listings(Collection<UUID> jobIds) {
+        if (jobIds.isEmpty()) {
+            return List.of();
+        }
+        record Entry(UUID id, String team, boolean pending, int priority, Instant createdAt, OfferingKey offering) {
+        }
+        List<Entry> entries = jdbc.sql("""
+                        SELECT j.id, j.team, j.status = 'PENDING' AS pending, j.priority, j.created_at,
+                               e.instance_type, e.region, e.training_plan
+                          FROM jobs j JOIN job_entries e ON e.job_id = j.id
+                         WHERE j.id = ANY(:ids)
+                         ORDER BY j.id, e.idx""")
+                .param("ids", jobIds.toArray(UUID[]::new))
+                .query((rs, n) -> {
+                    String plan = rs.getString("training_plan");
+                    String region = rs.getString("region");
+                    String type = rs.getString("instance_type");
+                    return new Entry(rs.getObject("id", UUID.class), rs.getString("team"), rs.getBoolean("pending"),
+                            rs.getInt("priority"), rs.getTimestamp("created_at").toInstant(),
+                            plan == null ? OfferingKey.onDemand(region, type) : OfferingKey.plan(region, type, plan));
+                }).list();
+        var byJob = new LinkedHashMap<UUID, List<Entry>>();
+        entries.forEach(e -> byJob.computeIfAbsent(e.id(), id -> new ArrayList<>()).add(e));
+        return byJob.values().stream().map(job -> new Listing(job.get(0).id(), job.get(0).team(),
+                job.get(0).pending(), job.get(0).priority(), job.get(0).createdAt(),
+                job.stream().map(Entry::offering).toList())).toList();
+    }
+
+    /** A window reads what could start (one job per free instance at most) and the look-ahead beyond it. */
+    static int windowLength(int fit, int lookAhead) {
+        return fit + lookAhead;
+    }
+
+    /** The windows' statement, and its parameters. */
+    record WindowsQuery(String sql, Map<String, Object> params) {
+    }
+
+    /**
+     * The windows' statement of {@link #heads}; null when it has nothing to read. Every window is one walk of
+     * {@code job_entries_queue} in queue order, stopped after its length, so that no plan depends on how many rows
+     * the statistics believe an offering has: they lag behind a burst (see V14). Which teams wait on an offering is
+     * found by skipping through the same index from one team to the next, one probe per team.
+     */
+    static WindowsQuery windowsQuery(Ask ask) {
+        var everyTeam = new ArrayList<TypeInRegion>(ask.everyTeam());
+        var teamWindows = new ArrayList<Window>();
+        for (String team : ask.teams()) {
+            for (TypeInRegion offering : ask.free().keySet()) {
+                if (!everyTeam.contains(offering)) {
+                    teamWindows.add(new Window(offering, team));
+                }
+            }
+        }
+        if (everyTeam.isEmpty() && teamWindows.isEmpty()) {
+            return null;
         }
         var params = new HashMap<String, Object>();
-        var parts = new ArrayList<String>();
-        if (!jobIds.isEmpty()) {
-            params.put("ids", jobIds.toArray(UUID[]::new));
-            parts.add("SELECT id FROM jobs WHERE id = ANY(:ids) AND status = 'PENDING'");
-        }
-        if (!teams.isEmpty() && (within == null || !within.isEmpty())) {
-            params.put("teams", teams.toArray(String[]::new));
-            parts.add(within == null
-                    ? "SELECT id FROM jobs WHERE team = ANY(:teams) AND status = 'PENDING'"
-                    : "SELECT j.id FROM job_entries e JOIN jobs j ON j.id = e.job_id WHERE e.pending AND ("
-                      + listing(within, "w", params) + ") AND j.team = ANY(:teams) AND j.status = 'PENDING'");
-        }
-        if (!offerings.isEmpty()) {
-            parts.add("SELECT job_id FROM job_entries WHERE pending AND (" + listing(offerings, "o", params) + ")");
-        }
-        return parts.isEmpty() ? null : new ConcernedQuery(String.join("\nUNION\n", parts), params);
-    }
-
-    /** {@code (instance_type = :p0t AND region = :p0r) OR ...} over entries, one pair of bound values each. */
-    private static String listing(Collection<OfferingKey> offerings, String prefix, Map<String, Object> params) {
-        var pairs = new ArrayList<String>();
-        for (String key : offerings.stream().map(PendingJobs::typeInRegion).distinct().toList()) {
-            String name = prefix + pairs.size();
-            int split = key.indexOf('\n');
-            params.put(name + "r", key.substring(0, split));
-            params.put(name + "t", key.substring(split + 1));
-            pairs.add("(instance_type = :" + name + "t AND region = :" + name + "r)");
-        }
-        return String.join(" OR ", pairs);
-    }
-
-    private static String typeInRegion(OfferingKey key) {
-        return key.region() + '\n' + key.instanceType();
+        params.put("ot", everyTeam.stream().map(TypeInRegion::instanceType).toArray(String[]::new));
+        params.put("or", everyTeam.stream().map(TypeInRegion::region).toArray(String[]::new));
+        params.put("of", everyTeam.stream().map(o -> ask.free().get(o)).toArray(Integer[]::new));
+        params.put("tt", teamWindows.stream().map(w -> w.offering().instanceType()).toArray(String[]::new));
+        params.put("tr", teamWindows.stream().map(w -> w.offering().region()).toArray(String[]::new));
+        params.put("tf", teamWindows.stream().map(w -> ask.free().get(w.offering())).toArray(Integer[]::new));
+        params.put("tm", teamWindows.stream().map(Window::team).toArray(String[]::new));
+        params.put("holdAge", ask.holdAge() == null ? null : Timestamp.from(ask.holdAge()));
+        params.put("lookAhead", ask.lookAhead());
+        return new WindowsQuery("""
+                WITH RECURSIVE offered (instance_type, region, fit) AS (
+                    SELECT * FROM unnest(CAST(:ot AS text[]), CAST(:or AS text[]), CAST(:of AS int[]))
+                ), waiting (instance_type, region, fit, team) AS (
+                    SELECT o.instance_type, o.region, o.fit,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = o.instance_type AND e.region = o.region)
+                      FROM offered o
+                    UNION ALL
+                    SELECT w.instance_type, w.region, w.fit,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                               AND e.team > w.team)
+                      FROM waiting w WHERE w.team IS NOT NULL
+                ), windows (instance_type, region, fit, team) AS (
+                    SELECT * FROM waiting WHERE team IS NOT NULL
+                    UNION ALL
+                    SELECT * FROM unnest(CAST(:tt AS text[]), CAST(:tr AS text[]), CAST(:tf AS int[]),
+                                         CAST(:tm AS text[]))
+                )
+                SELECT w.instance_type, w.region, w.team, h.job_id
+                  FROM windows w CROSS JOIN LATERAL (
+                       SELECT e.job_id FROM job_entries e
+                        WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                          AND e.team = w.team
+                          AND (e.instance_count <= w.fit OR e.created_at <= CAST(:holdAge AS timestamptz))
+                        ORDER BY e.priority DESC, e.created_at, e.job_id
+                        LIMIT w.fit + :lookAhead) h""", params);
     }
 
     private List<QueuedJob> load(String condition, Map<String, Object> params) {
         List<Row> rows = jdbc.sql("""
                         SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds, j.profile_name, j.sweep_id,
-                               j.last_evaluation_id IS NOT NULL AS evaluated, j.pending_deadline,
+                               j.last_evaluation_id IS NOT NULL AS evaluated, j.pending_deadline, j.preemptible,
+                               j.preemptions,
                                CAST(j.spec ->> 'fallbackAfterSeconds' AS bigint) AS fallback_after_seconds,
                                CAST(j.spec ->> 'expectedRuntimeSeconds' AS bigint) AS expected_runtime_seconds,
                                e.instance_type, e.instance_count, e.region, e.training_plan
@@ -152,6 +338,7 @@ public class PendingJobs {
                         seconds(rs.getObject("max_runtime_seconds", Long.class)),
                         seconds(rs.getObject("expected_runtime_seconds", Long.class)),
                         rs.getTimestamp("pending_deadline").toInstant(),
+                        sharing.preemptible(rs.getBoolean("preemptible"), rs.getInt("preemptions")),
                         new PreferenceEntry(rs.getString("instance_type"), rs.getInt("instance_count"),
                                 rs.getString("region"), rs.getString("training_plan"))))
                 .list();
@@ -162,14 +349,14 @@ public class PendingJobs {
             return new QueuedJob(first.id(), first.team(), first.kind(), first.priority(), first.createdAt(),
                     new PreferenceList(jobRows.stream().map(Row::entry).toList()), first.fallbackAfter(),
                     first.maxRuntime(), first.hint(), first.pendingDeadline(), first.profile(), first.sweep(),
-                    first.evaluated());
+                    first.evaluated(), first.preemptible());
         }).toList();
     }
 
     /** One job and one of its entries, as the query returns them. */
     private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, String profile,
                        UUID sweep, boolean evaluated, Duration fallbackAfter, Duration maxRuntime, Duration hint,
-                       Instant pendingDeadline, PreferenceEntry entry) {
+                       Instant pendingDeadline, boolean preemptible, PreferenceEntry entry) {
     }
 
     private static Duration seconds(Long seconds) {

@@ -110,7 +110,9 @@ public final class Placement {
                         + entry.instanceType() + " beyond team " + request.team() + "'s quota, but entry " + selected
                         + " fits within it, and a list borrows only when no entry fits within the quota"));
             } else if (i == selected) {
-                verdicts.add(EntryVerdict.of(i, entry, true, check.borrows() ? borrowing(request, entry) : "selected"));
+                verdicts.add(EntryVerdict.of(i, entry, true, (check.borrows() ? borrowing(request, entry) : "selected")
+                        + capacity.offering(entry.offering()).map(OfferingState::limitNote).map(note -> "; " + note)
+                        .orElse("")));
             } else {
                 verdicts.add(EntryVerdict.of(i, entry, true, "fits too; entry " + selected + " comes first"));
             }

@@ -4,7 +4,9 @@ import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offerings;
 import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.PendingJobs;
+import io.spillover.jobs.PendingJobs.TypeInRegion;
 import io.spillover.jobs.QueuedJob;
+import io.spillover.jobs.RunningJobs;
 import io.spillover.jobs.StatusReason;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
@@ -19,10 +21,12 @@ import io.spillover.plans.PlanChanged;
 import io.spillover.plans.PlanService;
 import io.spillover.queue.FairShares;
 import io.spillover.tenancy.CapacityRefusedException;
+import io.spillover.tenancy.SharingProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -39,14 +43,17 @@ import org.springframework.stereotype.Component;
 
 /**
  * One scheduling cycle, as a pipeline: (1) apply the timers that fell due — pending deadlines, run-time
- * limits, unavailable marks running out; (2) snapshot the capacity and the pending jobs the wake-up
- * concerns, and the teams' fair shares; (3) decide: the placement core's {@link QueuePass} takes the jobs
- * under the platform's queue policy against the snapshot, with no I/O; (4) apply: commit each selection (the
- * database refusing any overbooking) and log the evaluations that placed nothing.
+ * limits, unavailable marks running out; (2) snapshot the capacity (with the placements holding instances, when
+ * teams may share quota) and the pending jobs the wake-up concerns, and the teams' fair shares; (3) decide: the
+ * placement core's {@link QueuePass} takes the jobs under the platform's queue and sharing policies against the
+ * snapshot, with no I/O; (4) apply: commit each selection (the database refusing any overbooking), log the
+ * evaluations that placed nothing, and stop, with the grace, the borrowers the pass preempts for a team below its
+ * guarantee.
  *
  * <p>The cycle remembers two things of the policy between cycles, in memory only (a new leader's first sweep
- * finds them again): when a waiting job's patience opens its next entry, so the scheduler wakes for it then,
- * and which jobs hold instances, so every cycle that could give those instances away includes them.
+ * finds them again): when a waiting job's patience opens its next entry (or a borrower it waits for passes its
+ * minimum run), so the scheduler wakes for it then, and which jobs hold or claim instances (and what they claim),
+ * so every cycle that could give those instances away includes them and serves the claimants first.
  */
 @Component
 class SchedulingCycle {
@@ -61,25 +68,58 @@ class SchedulingCycle {
     private final Wakeups wakeups;
     private final PlanService plans;
     private final FairShares fairShares;
+    private final RunningJobs running;
+    private final SharingProperties sharing;
     private final Clock clock;
+    private final SchedulingProperties properties;
     private final Map<UUID, Instant> revisits = new HashMap<>();
     private Set<UUID> holders = Set.of();
+    /** What the last pass's claimants claimed: the next pass serves them first, so what came back is theirs. */
+    private Map<UUID, QueuePass.Claim> claims = Map.of();
+    /** The windows of this cycle's read that came back full, with their jobs: their lines go on past what was read. */
+    private Map<PendingJobs.Window, Set<UUID>> readOn = Map.of();
 
     SchedulingCycle(JobLifecycle lifecycle, PendingJobs queue, CapacityService capacity, Offerings offerings,
-                    Placement placement, Wakeups wakeups, PlanService plans, FairShares fairShares, Clock clock) {
+                    Placement placement, Wakeups wakeups, PlanService plans, FairShares fairShares, RunningJobs running,
+                    SharingProperties sharing, SchedulingProperties properties, Clock clock) {
+        this.properties = properties;
         this.plans = plans;
         this.fairShares = fairShares;
+        this.running = running;
+        this.sharing = sharing;
         this.lifecycle = lifecycle;
         this.queue = queue;
         this.capacity = capacity;
         this.offerings = offerings;
-        this.pass = new QueuePass(placement, fairShares.policy());
+        // a reclaim waits at most for the next sweep should the event that would act on it be missed
+        this.pass = new QueuePass(placement, fairShares.policy(), sharing.policy(properties.sweepInterval()));
         this.wakeups = wakeups;
         this.clock = clock;
     }
 
+    /**
+     * Most jobs one cycle evaluates by name: a burst of submissions names every job, and a release that lands behind
+     * it should wait for one slice of their first evaluations, not all of them. The rest go to the next cycle. (A
+     * release never needs them: the windows it reads hold every job in line for what it freed, new ones included.)
+     */
+    static final int NAMED_PER_CYCLE = 500;
+
     /** @return whether the cycle had anything to evaluate */
     boolean run(Scope scope) {
+        Scope later = scope.deferNamedBeyond(NAMED_PER_CYCLE);
+        Set<UUID> evaluated = new HashSet<>();
+        try {
+            return run(scope, evaluated);
+        } finally {
+            // a deferred job this cycle evaluated anyway (a window held it) is done; what came since about the others wins
+            later.forgetJobs(evaluated);
+            if (!later.isEmpty()) {
+                wakeups.giveBack(later);
+            }
+        }
+    }
+
+    private boolean run(Scope scope, Set<UUID> evaluated) {
         Instant now = clock.instant();
         applyTimers(now, scope);
         for (Iterator<Map.Entry<UUID, Instant>> due = revisits.entrySet().iterator(); due.hasNext(); ) {
@@ -97,8 +137,8 @@ class SchedulingCycle {
                 scope.and(Scope.job(holder, Trigger.HOLDING));
             }
         }
-        Capacity snapshot = capacity.snapshot();
-        List<QueuedJob> candidates = candidates(scope, snapshot);
+        Capacity snapshot = sharing.enabled() ? capacity.snapshot(() -> running.placements(now)) : capacity.snapshot();
+        List<QueuedJob> candidates = candidates(scope, snapshot, now);
         FairShares.Snapshot shares = fairShares.forCycle(candidates.stream().map(QueuedJob::sweep).distinct().toList());
         Set<UUID> firstLooks = new HashSet<>();
         candidates.stream().filter(job -> !job.evaluated()).forEach(job -> firstLooks.add(job.id()));
@@ -108,11 +148,16 @@ class SchedulingCycle {
                 .toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
-        QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt);
-        holders = Set.copyOf(result.holds().values()); // every holder was in the scope, so the pass saw them all
+        QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt, claims);
+        // every holder and claimant was in the scope, so the pass saw them all
+        var holding = new HashSet<UUID>(result.holds().values());
+        holding.addAll(result.claims().keySet());
+        holders = Set.copyOf(holding);
+        claims = result.claims();
         var waiting = new ArrayList<JobLifecycle.Evaluated>();
         for (QueuePass.Outcome<UUID> outcome : result.outcomes()) {
             QueuedRequest<UUID> job = outcome.job();
+            evaluated.add(job.id());
             String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job),
                     firstLooks.contains(job.id())).name();
             revisits.remove(job.id());
@@ -126,7 +171,24 @@ class SchedulingCycle {
             }
         }
         lifecycle.recordWaiting(waiting, decidedAt);
+        readOnWhereLinesMoved(result, snapshot);
+        result.preemptions().forEach(this::preempt);
         return true;
+    }
+
+    /**
+     * Stops a borrower for the job that claims its instances, with the grace: the job ends its attempt (SIGTERM, then
+     * the provider's stop), and when the provider confirms, it waits again at its queue position while its instances
+     * go to the claiming job, whose claim the next cycles keep.
+     */
+    private void preempt(QueuePass.Preemption<UUID> preemption) {
+        UUID victim = UUID.fromString(preemption.victim().job());
+        try {
+            lifecycle.preempt(victim, preemption.reason(), sharing.preemptionGrace());
+        } catch (RuntimeException e) {
+            log.error("Could not preempt job {} for job {}; the claim stands and the next cycle decides again",
+                    victim, preemption.forJob(), e);
+        }
     }
 
     /** When the earliest waiting job's patience opens an entry: the scheduler wakes then. */
@@ -161,41 +223,84 @@ class SchedulingCycle {
     }
 
     /**
-     * The pending jobs the scope concerns, in queue order, that the pass needs to see: the named ones (new
-     * submissions, holders, jobs whose patience ran out, jobs never evaluated), every job of a strict-FIFO team
-     * among them (its head holds the others back), the jobs of several instances old enough to hold what frees,
-     * and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job whose every offering is
-     * full, or whose team's limit leaves no room on any of them, cannot be placed, and it changes no other
-     * job's decision; its last evaluation stands. Of a team's or an offering's jobs only those listing an offering
-     * with an instance free are read at all, so a release costs what the jobs it could start cost, not the length
-     * of the team's or the offering's queue.
+     * The pending jobs the scope concerns that the pass needs to see. A cycle reads the heads of the lines that could
+     * move: for each offering with an instance free, and each team waiting on it whose chance there may have changed
+     * (every team for an offering whose capacity grew, the scope's teams for every free offering), the team's first
+     * jobs in queue order that could fit there, and {@link SchedulingProperties#lookAhead} more for the policy to
+     * choose among (a window; {@link PendingJobs#heads}); plus the named jobs (new submissions, holders, jobs whose
+     * patience ran out, jobs never evaluated) and the head of every strict-FIFO team among them (its first job holds
+     * its later ones back). A release so costs what it could start, not the length of the queue: a job deeper in a
+     * line is read when the jobs ahead of it start ({@link #readOn}) or leave.
      *
-     * <p>A sweep (a scope of everything) reads only the jobs that list an offering with an instance free, and the
-     * jobs no cycle has evaluated yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue.
+     * <p>Of what was read, the pass sees the named jobs, strict-FIFO teams' jobs, the jobs of several instances old
+     * enough to hold what frees, and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job that
+     * cannot be placed changes no other job's decision; its last evaluation stands.
+     *
+     * <p>An offering counts as free here for the instances it has free and those a reclaim could take back from
+     * borrowers ({@link Capacity#reclaimable}): a lender's job waiting on an offering that borrowers fill must be
+     * read by a sweep, or when its team's guarantee grows, to claim them (a new leader knows no earlier claim).
+     *
+     * <p>A sweep (a scope of everything) reads every free offering's windows, and the jobs no cycle has evaluated
+     * yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue either.
      */
-    private List<QueuedJob> candidates(Scope scope, Capacity snapshot) {
+    private List<QueuedJob> candidates(Scope scope, Capacity snapshot, Instant now) {
         Set<UUID> named = new HashSet<>(scope.jobs().keySet());
-        List<OfferingKey> free = snapshot.offerings().stream().filter(o -> o.available() > 0)
-                .map(OfferingState::key).toList();
-        List<QueuedJob> found;
+        // what a job could get: the free instances, and those borrowers hold that a team below its guarantee may take
+        // back (a lender's job must be read to reclaim them, however full the offering is)
+        Map<TypeInRegion, Integer> free = new HashMap<>();
+        snapshot.offerings().forEach(o -> {
+            int fit = o.available() + snapshot.reclaimable(o.key());
+            if (fit > 0) {
+                free.merge(TypeInRegion.of(o.key()), fit, Integer::sum);
+            }
+        });
+        Collection<TypeInRegion> everyTeam;
+        Collection<String> teams;
         if (scope.everything()) {
-            named.addAll(queue.unevaluated());
-            found = queue.concerning(named, Set.of(), free);
+            named.addAll(queue.unevaluated(NAMED_PER_CYCLE));
+            everyTeam = free.keySet();
+            teams = Set.of();
         } else {
-            found = queue.concerning(named, scope.teams().keySet(), scope.offerings().keySet(), free);
+            everyTeam = scope.offerings().keySet().stream().map(TypeInRegion::of).toList();
+            teams = scope.teams().keySet();
         }
+        Duration holdAge = fairShares.policy().reserveAfter();
+        PendingJobs.Heads heads = queue.heads(new PendingJobs.Ask(named, free, everyTeam, teams,
+                holdAge == null ? null : now.minus(holdAge), properties.lookAhead()));
+        readOn = heads.full();
+        List<QueuedJob> found = heads.jobs();
         Set<String> strictTeams = new HashSet<>();
         found.stream().map(QueuedJob::team).filter(team -> strictFifo(snapshot, team)).forEach(strictTeams::add);
         if (!strictTeams.isEmpty()) {
-            // a strict-FIFO team's head holds its later jobs back, wherever it waits
             var all = new LinkedHashMap<UUID, QueuedJob>();
             found.forEach(job -> all.put(job.id(), job));
-            queue.concerning(Set.of(), strictTeams, Set.of()).forEach(job -> all.putIfAbsent(job.id(), job));
+            List<QueuedJob> strictHeads = queue.teamHeads(strictTeams, properties.lookAhead());
+            strictHeads.forEach(job -> all.putIfAbsent(job.id(), job));
             found = List.copyOf(all.values());
         }
-        Instant now = clock.instant();
         return found.stream().filter(job -> named.contains(job.id()) || strictFifo(snapshot, job.team())
                 || mayHold(job, now) || snapshot.anyEntryCouldFit(job.queued(null).request())).toList();
+    }
+
+    /**
+     * After the pass: a window that came back full ends short of its line. When the pass started some of its jobs (on
+     * this offering or on another entry of theirs) and instances of the window's type are still free, the jobs
+     * behind them may fit too, so the next cycle reads on, as if the jobs ahead had left the queue (they did).
+     */
+    private void readOnWhereLinesMoved(QueuePass.Result<UUID> result, Capacity working) {
+        if (readOn.isEmpty()) {
+            return;
+        }
+        Set<UUID> started = new HashSet<>();
+        result.booked().forEach(job -> started.add(job.id()));
+        readOn.forEach((window, jobs) -> {
+            // free() leaves out instances held for a job: those are not for the line behind it
+            boolean stillFree = working.offerings().stream()
+                    .anyMatch(o -> TypeInRegion.of(o.key()).equals(window.offering()) && working.free(o.key()) > 0);
+            if (stillFree && jobs.stream().anyMatch(started::contains)) {
+                wakeups.add(Scope.team(window.team(), Trigger.JOB_LEFT_QUEUE));
+            }
+        });
     }
 
     /** A job of several instances past the policy's hold age: the pass may hold instances for it, fitting or not. */

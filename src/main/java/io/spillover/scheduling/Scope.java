@@ -8,7 +8,8 @@ import java.util.UUID;
 /**
  * Which pending jobs a cycle should evaluate, and why: named jobs, a team's jobs, the jobs listing an
  * offering, or all of them. Events that arrive while a cycle runs merge into the next scope; the latest
- * trigger for a named job, and the first for a team or offering, is the one recorded.
+ * trigger for a named job (but never its submission over a later event), and the first for a team or offering, is
+ * the one recorded.
  */
 final class Scope {
 
@@ -45,10 +46,43 @@ final class Scope {
         if (all == null) {
             all = other.all;
         }
-        other.jobs.forEach(jobs::put); // the latest event about a job explains its evaluation best
+        // the latest event about a job explains its evaluation best, but its submission is older than anything else
+        // said of it: a submission's wake-up, delivered after its commit, may arrive after a cycle that saw the job
+        // anyway has placed it and its launch was refused, and must not hide that refusal
+        other.jobs.forEach((job, trigger) -> {
+            if (trigger != Trigger.SUBMITTED || !jobs.containsKey(job)) {
+                jobs.put(job, trigger);
+            }
+        });
         other.teams.forEach(teams::putIfAbsent);
         other.offerings.forEach(offerings::putIfAbsent);
         return this;
+    }
+
+    /**
+     * Keeps the first {@code most} named jobs (in the order they were named) and takes the others out, into the
+     * scope returned: what the next cycle should evaluate.
+     */
+    Scope deferNamedBeyond(int most) {
+        var deferred = new Scope();
+        if (jobs.size() <= most) {
+            return deferred;
+        }
+        var named = jobs.entrySet().iterator();
+        for (int kept = 0; kept < most; kept++) {
+            named.next();
+        }
+        while (named.hasNext()) {
+            Map.Entry<UUID, Trigger> job = named.next();
+            deferred.jobs.put(job.getKey(), job.getValue());
+            named.remove();
+        }
+        return deferred;
+    }
+
+    /** Drops named jobs (they were evaluated since they were named). */
+    void forgetJobs(java.util.Collection<UUID> evaluated) {
+        evaluated.forEach(jobs::remove);
     }
 
     boolean isEmpty() {

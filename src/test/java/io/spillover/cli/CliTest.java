@@ -9,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -20,6 +21,10 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -58,6 +63,44 @@ class CliTest extends ApiTest {
         String other = team(Map.of(instanceType, 1));
         submit(other, job("holder", entry(instanceType, 1)));
         awaitStatus(other, "holder", "RUNNING");
+    }
+
+    /**
+     * A team admin makes a token with an access key through the CLI; unchanged AWS SDK code signs with it, and the
+     * job it makes through the SageMaker endpoint is the job {@code spillover describe} shows.
+     */
+    @Test
+    void tokenWithAnAccessKeyMadeHereSignsSageMakerCallsWhoseJobTheCliDescribes() {
+        token = expect(api.post("/api/v1/teams/" + team + "/tokens", Map.of("name", "admin", "role", "TEAM_ADMIN")),
+                201).json().get("secret").asString();
+        login();
+
+        Run made = cli("token", "sdk", "--access-key", "-o", "json");
+        JsonNode key = made.json();
+        try (var sagemaker = SageMakerClient.builder()
+                .endpointOverride(URI.create(url() + "/sagemaker"))
+                .region(Region.EU_CENTRAL_1)
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(
+                                key.get("accessKeyId").asString(), key.get("secretAccessKey").asString())))
+                .build()) {
+            sagemaker.createTrainingJob(r -> r.trainingJobName("from-sdk").roleArn("arn:aws:iam::111122223333:role/R")
+                    .outputDataConfig(o -> o.s3OutputPath("s3://bucket/out"))
+                    .algorithmSpecification(a -> a.trainingImage("image:1").trainingInputMode("File"))
+                    .resourceConfig(c -> c.instanceType(G5).instanceCount(1).volumeSizeInGB(10)));
+        }
+        Run text = cli("token", "plain");
+        JsonNode described = cli("describe", "from-sdk", "-o", "json").json();
+
+        assertThat(made.exit()).as(made.err()).isZero();
+        assertThat(key.get("accessKeyId").asString()).matches("SPLK[A-Z2-7]{16}");
+        assertThat(key.get("secretAccessKey").asString()).hasSize(40);
+        assertThat(text.out()).startsWith("token:             spl_").doesNotContain("access key id");
+        assertThat(described.get("name").asString()).isEqualTo("from-sdk");
+        assertThat(described.get("kind").asString()).isEqualTo("TRAINING");
+        assertThat(described.get("instancePreferences").get(0).get("instanceType").asString()).isEqualTo(G5);
+        assertThat(expect(api.get("/api/v1/teams/" + team + "/tokens"), 200).json().findValuesAsString("accessKeyId"))
+                .containsExactly(key.get("accessKeyId").asString());
     }
 
     private Run cli(String... args) {
@@ -388,6 +431,31 @@ class CliTest extends ApiTest {
         assertThat(run.out()).contains("described (team " + team + ", TRAINING)", "status        PENDING",
                 "preferences   0: 1 × ml.g5.12xlarge in us-east-1", "no entry fits now",
                 "has 0 of 1 instances free, 1 needed");
+    }
+
+    @Test
+    void submitOptsAJobInToPreemptionAndDescribeAndTheListMarkWhatItBorrows() throws Exception {
+        capacity(G5, 3);
+        expect(api.put("/api/v1/admin/teams/" + team, Map.of("displayName", "CLI",
+                "sharing", Map.of("strategy", "LEND_AND_BORROW"))), 200);
+        login();
+        String file = jobFile("borrows.yaml", """
+                name: borrows
+                kind: TRAINING
+                instancePreferences:
+                  - instanceType: ml.g5.12xlarge
+                    instanceCount: 3
+                local:
+                  runtimeSeconds: 3600
+                """);
+
+        assertThat(cli("submit", "-f", file, "--preemptible").exit()).isZero();
+        awaitStatus(team, "borrows", "RUNNING");
+
+        assertThat(cli("describe", "borrows").out()).contains(
+                "selection     entry 0: 3 × ml.g5.12xlarge in us-east-1, on-demand, 1 borrowed",
+                "preemption    preemptible (resumes from its checkpoint), preempted 0 times");
+        assertThat(cli("jobs").out()).contains("3 × ml.g5.12xlarge (entry 0, 1 borrowed)");
     }
 
     @Test

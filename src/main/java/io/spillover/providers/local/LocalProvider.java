@@ -2,6 +2,7 @@ package io.spillover.providers.local;
 
 import io.spillover.capacity.FleetOffering;
 import io.spillover.catalog.Catalog;
+import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.LaunchOutcome;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,6 +47,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
     private final LocalProperties properties;
     private final LocalFleet fleet;
     private final Path runsDir;
+    private final Path checkpointsDir;
     private final ApplicationEventPublisher events;
     private final Map<String, LocalRun> runs = new ConcurrentHashMap<>();
     private final Set<OfferingKey> refusing = ConcurrentHashMap.newKeySet();
@@ -60,6 +63,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
         this.properties = properties;
         this.fleet = LocalFleet.read(properties.fleet(), catalog);
         this.runsDir = dataDir.toAbsolutePath().resolve("runs");
+        this.checkpointsDir = dataDir.toAbsolutePath().resolve("checkpoints");
         this.events = events;
         if (!fleet.regions().contains(properties.region())) {
             throw new IllegalStateException("spillover.local.region " + properties.region()
@@ -116,8 +120,12 @@ class LocalProvider implements CapacityProvider, DisposableBean {
         LocalRun run;
         try {
             Files.createDirectories(dir);
-            run = request.container() != null && !request.container().command().isEmpty()
-                    ? LocalRun.process(request, dir, this::report)
+            Path checkpoint = request.preemptible() ? checkpointOf(request) : null;
+            if (checkpoint != null) {
+                Files.createDirectories(checkpoint);
+            }
+            List<String> command = command(request);
+            run = !command.isEmpty() ? LocalRun.process(request, command, dir, checkpoint, this::report)
                     : LocalRun.simulated(request, dir, simulatedRuntime(request), exitCode(request), timers, this::report);
         } catch (IOException e) {
             return new LaunchOutcome.Failed("could not start " + request.providerJobName() + ": " + e.getMessage());
@@ -131,10 +139,24 @@ class LocalProvider implements CapacityProvider, DisposableBean {
 
     @Override
     public void stop(String providerJobName) {
+        stop(providerJobName, properties.stopGrace());
+    }
+
+    /** SIGTERM to the job's process, SIGKILL after the grace; a preempted job saves its checkpoint in between. */
+    @Override
+    public void stop(String providerJobName, Duration grace) {
         LocalRun run = runs.get(providerJobName);
         if (run != null) {
-            run.stop(properties.stopGrace());
+            run.stop(grace);
         }
+    }
+
+    /**
+     * A preemptible job's checkpoint directory: one per job (its team, its name and its id), the same for each of its
+     * attempts, under {@code spillover.data-dir}.
+     */
+    Path checkpointOf(LaunchRequest request) {
+        return checkpointsDir.resolve(request.team()).resolve(request.jobName() + "-" + request.jobId());
     }
 
     @Override
@@ -166,6 +188,30 @@ class LocalProvider implements CapacityProvider, DisposableBean {
         }
     }
 
+    /**
+     * The job's command: its container's, else the entrypoint and arguments a SageMaker-shaped body gave
+     * ({@code AlgorithmSpecification.ContainerEntrypoint} and {@code ContainerArguments}, or {@code AppSpecification}'s
+     * for a processing job), so a job made by unchanged SageMaker client code runs here as it would in its container.
+     */
+    static List<String> command(LaunchRequest request) {
+        if (request.container() != null && !request.container().command().isEmpty()) {
+            return request.container().command();
+        }
+        if (request.sagemaker() == null) {
+            return List.of();
+        }
+        Object spec = request.sagemaker().passThrough().get(request.kind() == JobKind.TRAINING
+                ? "AlgorithmSpecification" : "AppSpecification");
+        var command = new ArrayList<String>();
+        if (spec instanceof Map<?, ?> fields && fields.get("ContainerEntrypoint") instanceof List<?> entrypoint) {
+            entrypoint.forEach(part -> command.add(String.valueOf(part)));
+            if (fields.get("ContainerArguments") instanceof List<?> arguments) {
+                arguments.forEach(part -> command.add(String.valueOf(part)));
+            }
+        }
+        return command;
+    }
+
     private Duration simulatedRuntime(LaunchRequest request) {
         return request.local() != null && request.local().runtimeSeconds() != null
                 ? Duration.ofSeconds(request.local().runtimeSeconds()) : properties.defaultRuntime();
@@ -187,7 +233,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
     @Override
     public void destroy() throws InterruptedException {
         closing = true;
-        runs.values().forEach(run -> run.stop(Duration.ZERO));
+        runs.values().forEach(LocalRun::kill);
         timers.shutdownNow();
         timers.awaitTermination(2, TimeUnit.SECONDS);
     }

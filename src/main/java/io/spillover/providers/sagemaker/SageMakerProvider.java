@@ -17,6 +17,8 @@ import io.spillover.providers.PendingTimeRange;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
 import io.spillover.providers.Refusal;
+import io.spillover.providers.SageMakerSettings;
+import io.spillover.shared.Violation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,11 +61,13 @@ final class SageMakerProvider implements CapacityProvider {
     private final SageMakerQuotaProperties quotaProperties;
     private final ServiceQuotas serviceQuotas;
     private final OutsideUse outsideUse;
+    private final SageMakerHealth health;
 
     SageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
                       ApplicationEventPublisher events, TeamSageMakerService teams,
-                      SageMakerQuotaProperties quotaProperties, ServiceQuotas serviceQuotas) {
+                      SageMakerQuotaProperties quotaProperties, ServiceQuotas serviceQuotas, SageMakerHealth health) {
         this.properties = properties;
+        this.health = health;
         this.teams = teams;
         this.quotaProperties = quotaProperties;
         this.serviceQuotas = serviceQuotas;
@@ -102,6 +106,27 @@ final class SageMakerProvider implements CapacityProvider {
         return new TeamJobSettings(team, teams.read(team), properties, teams.roles());
     }
 
+    /**
+     * A preemptible job resumes as SageMaker's managed spot training does: a new training job with the same
+     * {@code CheckpointConfig.S3Uri}, whose contents SageMaker copies into the instances before the job starts. Every
+     * attempt is created with the job's pass-through fields, so each carries the same one. Processing jobs have none.
+     */
+    @Override
+    public List<Violation> checkpointProblems(JobKind kind, SageMakerSettings settled) {
+        if (kind == JobKind.PROCESSING) {
+            return List.of(new Violation("preemptible", "SageMaker processing jobs have no checkpoint to resume from;"
+                    + " only a training job can be preemptible"));
+        }
+        Object config = settled == null ? null : settled.passThrough().get("CheckpointConfig");
+        Object uri = config instanceof Map<?, ?> fields ? fields.get("S3Uri") : null;
+        if (uri instanceof String s3 && s3.matches(SageMakerSettings.S3_URI)) {
+            return List.of();
+        }
+        return List.of(new Violation("sagemaker.passThrough.CheckpointConfig.S3Uri", (uri == null ? "must be set"
+                : "must be an s3:// URI") + ": a preemptible training job resumes from the checkpoint SageMaker copies"
+                + " from there into each of its attempts"));
+    }
+
     @Override
     public Optional<Duration> limitRefreshInterval() {
         return Optional.of(quotaProperties.quotaRefreshInterval());
@@ -123,9 +148,12 @@ final class SageMakerProvider implements CapacityProvider {
             try {
                 quotas = serviceQuotas.read(region);
             } catch (RuntimeException e) {
-                failed.put(region, e.getMessage());
+                String why = "Service Quotas could not be read: " + e.getMessage();
+                failed.put(region, why);
+                health.quotasNotRead(region, why);
                 continue;
             }
+            health.quotasRead(region);
             OutsideUse.Reading outside;
             try {
                 outside = outsideUse.read(region);
