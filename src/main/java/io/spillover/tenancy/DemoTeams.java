@@ -1,41 +1,28 @@
 package io.spillover.tenancy;
 
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 /**
- * Demo teams for a first look: seeded into the embedded database when it has no team yet, never into a
- * database given by URL.
+ * The demo teams, {@code vision} and {@code nlp}, with quotas that fit the demo fleet: seeded on the embedded
+ * default ({@link DemoTeamsAtStartup}), and what the demo (module {@code demo}) runs as.
  */
 @Component
-@ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty() and ${spillover.demo.enabled:true}")
-class DemoTeams implements SmartInitializingSingleton {
-
-    private static final Logger log = LoggerFactory.getLogger(DemoTeams.class);
+public class DemoTeams {
 
     private final TeamService teams;
-    private final Teams all;
 
-    DemoTeams(TeamService teams, Teams all) {
+    DemoTeams(TeamService teams) {
         this.teams = teams;
-        this.all = all;
     }
 
-    @Override
-    public void afterSingletonsInstantiated() {
-        if (all.count() > 0) {
-            return;
-        }
+    /** Makes both teams, or sets them back to their demo definitions and quotas. */
+    public void seed() {
         teams.put("vision", new TeamDefinition("Vision", 1, Queueing.BEST_EFFORT_FIFO));
         teams.setQuotas("vision", new QuotaDefinition(Map.of("ml.p5.48xlarge", 2, "ml.p4d.24xlarge", 4,
                 "ml.g6e.48xlarge", 4, "ml.g5.48xlarge", 4, "ml.g5.12xlarge", 8, "ml.m5.xlarge", 8), 96, 20));
         teams.put("nlp", new TeamDefinition("Language", 1, Queueing.BEST_EFFORT_FIFO));
         teams.setQuotas("nlp", new QuotaDefinition(Map.of("ml.p5.48xlarge", 2, "ml.p4de.24xlarge", 2,
                 "ml.trn1.32xlarge", 4, "ml.g6.48xlarge", 4, "ml.c5.2xlarge", 8), 64, 10));
-        log.info("Seeded the demo teams 'vision' and 'nlp'");
     }
 }
