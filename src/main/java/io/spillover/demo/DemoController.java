@@ -7,13 +7,11 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /** Platform admins start, follow and stop the demo. */
 @RestController
-@RequestMapping("/api/v1/admin/demo")
 class DemoController {
 
     private final DemoService demo;
@@ -25,21 +23,21 @@ class DemoController {
     }
 
     /** Whether the demo may start here, and the latest run with everything it said. */
-    @GetMapping
+    @GetMapping("/api/v1/admin/demo")
     @Access(Access.Level.PLATFORM_ADMIN)
     DemoView get() {
         return demo.view();
     }
 
     /** Starts a run: 202, its steps follow; 409 when one runs already or the demo makes no sense here. */
-    @PostMapping
+    @PostMapping("/api/v1/admin/demo")
     @Access(Access.Level.PLATFORM_ADMIN)
     ResponseEntity<DemoView> start() {
         return ResponseEntity.accepted().location(URI.create("/api/v1/admin/demo")).body(demo.start());
     }
 
     /** Stops the run in progress and its live jobs; with none running, answers the demo as it is. */
-    @PostMapping(":stop")
+    @PostMapping("/api/v1/admin/demo:stop")
     @Access(Access.Level.PLATFORM_ADMIN)
     DemoView stop() {
         return demo.stop();
@@ -50,7 +48,7 @@ class DemoController {
      * then {@code event: end} with the demo once the run is over (at once when none runs). Reconnect with
      * {@code Last-Event-ID} to get only the lines after it.
      */
-    @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @GetMapping(path = "/api/v1/admin/demo/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     @Access(Access.Level.PLATFORM_ADMIN)
     SseEmitter events(@RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
         int after = 0;

@@ -36,9 +36,11 @@ final class DemoScript {
     /** The steps of a run whose jobs are named {@code demo-<tag>-<role>}. */
     static List<Step> steps(String tag) {
         return List.of(
-                new Step(Duration.ZERO, "nlp submits " + name(tag, "p5-holder") + ": 1 × " + P5 + " for 12 s. The"
-                        + " demo fleet has one p5 in us-east-1, and this job takes it.",
-                        List.of(job(tag, NLP, "p5-holder", 12, null, null, entry(P5, 1)))),
+                new Step(Duration.ZERO, "nlp submits " + name(tag, "p5-holder") + ": 1 × " + P5 + " for 12 s, and "
+                        + name(tag, "long") + ": both " + P4DE + " for 90 s. The demo fleet has one p5 and two p4de in"
+                        + " us-east-1: these jobs take them.",
+                        List.of(job(tag, NLP, "p5-holder", 12, null, null, entry(P5, 1)),
+                                job(tag, NLP, "long", 90, null, null, entry(P4DE, 2)))),
                 new Step(Duration.ofSeconds(1), "vision submits " + name(tag, "fallback") + ": 2 × " + P5 + ", else 4 × "
                         + P4D + ", else 4 × " + G6E + ", for 60 s. One p5 is not two: it should start at once on its"
                         + " second choice.",
@@ -53,11 +55,10 @@ final class DemoScript {
                         List.of(job(tag, VISION, "queue-1", 25, null, null, entry(P4D, 2)),
                                 job(tag, VISION, "queue-2", 25, null, null, entry(P4D, 2)),
                                 job(tag, VISION, "queue-3", 25, null, null, entry(P4D, 2)))),
-                new Step(Duration.ofSeconds(7), "nlp submits " + name(tag, "long") + ": both " + P4DE + " for 90 s,"
-                        + " then " + name(tag, "deadline") + " for the same two, which gives up after 15 s"
-                        + " (maxPendingTimeInSeconds): its estimated start lies past its deadline.",
-                        List.of(job(tag, NLP, "long", 90, null, null, entry(P4DE, 2)),
-                                job(tag, NLP, "deadline", 20, 15L, null, entry(P4DE, 2)))));
+                new Step(Duration.ofSeconds(7), "nlp submits " + name(tag, "deadline") + ": both " + P4DE + " for 20 s,"
+                        + " giving up after 15 s (maxPendingTimeInSeconds). " + name(tag, "long") + " holds them for"
+                        + " another 80 s, so its estimated start lies past its deadline.",
+                        List.of(job(tag, NLP, "deadline", 20, 15L, null, entry(P4DE, 2)))));
     }
 
     static String name(String tag, String role) {

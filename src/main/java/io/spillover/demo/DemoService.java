@@ -252,7 +252,7 @@ public class DemoService {
             if (job.selection() != null) {
                 EvaluationView selecting = queries.evaluations(event.team(), name, 5).stream()
                         .filter(e -> e.outcome() == Decision.Outcome.SELECTED).findFirst().orElse(null);
-                say(run, Narration.placed(job, selecting));
+                say(run, Narration.placed(job, selecting, event.transition().at()));
             }
         } else if (status.ended() && run.firstTime(name, "ended")) {
             run.ended(name);

@@ -15,11 +15,11 @@ final class Narration {
     private Narration() {
     }
 
-    /** A job was placed: on its first choice, or on a later entry with the reason the first did not fit. */
-    static String placed(JobView job, EvaluationView selecting) {
+    /** A job was placed at {@code placedAt}: on its first choice, or on a later entry with why the first did not fit. */
+    static String placed(JobView job, EvaluationView selecting, Instant placedAt) {
         JobView.Selection on = job.selection();
         String where = on.instanceCount() + " × " + on.instanceType() + " (" + on.source() + ")";
-        Duration waited = job.startedAt() == null ? Duration.ZERO : Duration.between(job.createdAt(), job.startedAt());
+        Duration waited = Duration.between(job.createdAt(), placedAt);
         String after = waited.toSeconds() >= 2 ? ", after waiting " + seconds(waited) : "";
         if (on.index() == 0) {
             return job.name() + " got its first choice, " + where + after + ".";

@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The console in a real Chromium: sign in, submit through the preference editor, watch a pending job start
  * live, see every form's errors beside its inputs, stop a job, keep members out of admin pages, and read the
  * charts' axes, series and tooltips. Screenshots of the dashboard and a job page land in
- * {@code target/screenshots/}; the README shows them from {@code docs/screenshots/}, where they are copied by hand.
+ * {@code target/screenshots/}; the README and the guide show them from {@code docs/screenshots/}, where they are copied by hand.
  */
 class ConsoleBrowserTest extends ApiTest {
 
