@@ -58,15 +58,16 @@ final class ServiceBench {
 
     /** What a mode runs. */
     record Settings(int clients, int submissions, int warmup, int batchClients, int batchedJobs, int releases,
-                    List<Integer> levels, int levelReleases, List<Integer> pollIntervals) {
+                    List<Integer> levels, int levelReleases, List<Integer> pollIntervals, int crowdedReleases) {
 
         String describe() {
             return ("%d client threads; %d measured submissions after %d warm-up; %d jobs in batches of %d from %d "
                     + "clients; %d releases in the wake-up chain; then, from an emptied queue, the queue filled in "
                     + "batches to %s pending jobs, with a chain of %d releases and one release of an offering a "
-                    + "job waits on at each")
+                    + "job waits on at each, and %d releases of the offering every pending job waits on right after "
+                    + "the burst that filled the queue and %d more once it settled")
                     .formatted(clients, submissions, warmup, batchedJobs, BATCH, batchClients, releases, levels,
-                            levelReleases);
+                            levelReleases, crowdedReleases, crowdedReleases);
         }
 
         int pending() {
@@ -143,12 +144,27 @@ final class ServiceBench {
      * @param commits the database's commit rate measured in the same run, from one client and from the
      *                bench's client count ({@link CommitRate}), the figures' yardstick
      */
-    /** The service with this many jobs pending: a wake-up chain, and one release of an offering a job waits on. */
-    record Level(int pending, WakeUp wakeUp, Release release) {
+    /**
+     * Releases of the offering every pending job waits on (issue 29), one after another: each stops the job running
+     * on it, and the first job in line starts. Measured on the server's timestamps: the stopped job's {@code endedAt}
+     * to the next job's {@code STARTING}.
+     *
+     * @param afterBurstSeconds from the end of the burst that filled the queue to the first release
+     */
+    record Crowded(String when, int pending, double afterBurstSeconds, Percentiles releaseToStartingMs,
+                   int slowerThan100Ms) {
     }
 
+    /**
+     * The service with this many jobs pending: a wake-up chain, one release of an offering a job waits on, and
+     * releases of the offering every job waits on, right after the burst that filled the queue and once it settled.
+     */
+    record Level(int pending, WakeUp wakeUp, Release release, Crowded crowdedAfterBurst, Crowded crowdedSettled) {
+    }
+
+    /** @param slowStatements statements seen running longer than {@value SlowStatements#THRESHOLD_MS} ms, all run long */
     record Result(Settings settings, Submissions submissions, Batches batches, WakeUp wakeUp, List<Level> levels,
-                  Memory memory, List<CommitRate.Measured> commits) {
+                  Memory memory, List<CommitRate.Measured> commits, List<SlowStatements.Seen> slowStatements) {
 
         /** The release at the most jobs pending. */
         Release release() {
@@ -169,8 +185,9 @@ final class ServiceBench {
     }
 
     static Settings settings(boolean quick) {
-        return quick ? new Settings(16, 2_000, 1_000, 4, 4_000, 50, List.of(1_000, 10_000), 20, List.of(30, 60))
-                : new Settings(16, 10_000, 2_000, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200, List.of(30, 60));
+        return quick ? new Settings(16, 2_000, 1_000, 4, 4_000, 50, List.of(1_000, 10_000), 20, List.of(30, 60), 20)
+                : new Settings(16, 10_000, 2_000, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200, List.of(30, 60),
+                        40);
     }
 
     static Result run(Settings settings) throws Exception {
@@ -189,8 +206,11 @@ final class ServiceBench {
             commits.forEach(c -> log("  %d client(s): %.0f commits/s, p50 %.2f ms, p99 %.2f ms".formatted(c.clients(),
                     c.perSecond(), c.latencyMs().p50(), c.latencyMs().p99())));
             var bench = new Run(port, settings, jdbc, context.getBean(MeterRegistry.class));
-            Result result = bench.all(commits);
-            return result;
+            try (var slow = new SlowStatements(database)) {
+                Result result = bench.all(commits);
+                return new Result(result.settings(), result.submissions(), result.batches(), result.wakeUp(),
+                        result.levels(), result.memory(), result.commits(), slow.seen());
+            }
         }
     }
 
@@ -336,6 +356,8 @@ final class ServiceBench {
             String holderJob = "hold-c5-xlarge";
             for (int level : settings.levels()) {
                 Batches filled = batchMany(Math.max(0, level - pendingCount() - 1));
+                long burstEnded = System.nanoTime();
+                Crowded afterBurst = crowded("right after the burst", burstEnded);
                 String waiter = "waiter-" + level;
                 submit("bench", waiter, "ml.c5.xlarge", 0);
                 // The scheduler may still be working through the fill's SUBMITTED wake-ups (the full run of
@@ -355,11 +377,58 @@ final class ServiceBench {
                 log("  wake-up p50 %.0f ms, p99 %.0f ms; %d sweeps of %.0f ms".formatted(chain.serverMs().p50(),
                         chain.serverMs().p99(), chain.sweeps().count(), chain.sweeps().meanMs()));
                 Release release = release(pending, filled, holderTeam, holderJob, waiter);
-                levels.add(new Level(pending, chain, release));
+                Crowded settled = crowded("settled", burstEnded);
+                levels.add(new Level(pending, chain, release, afterBurst, settled));
                 holderTeam = "bench";
                 holderJob = waiter; // it holds ml.c5.xlarge now, for the next level's release
             }
-            return new Result(settings, submissions, batches, wakeUp, levels, memory, commits);
+            return new Result(settings, submissions, batches, wakeUp, levels, memory, commits, List.of());
+        }
+
+        /** Who runs on ml.c5.2xlarge, the offering every job of parts 1 and 3 waits on: team and job name. */
+        String[] crowdedRunner = {"holder", "hold-c5-2xlarge"};
+
+        /**
+         * {@link Settings#crowdedReleases} releases of ml.c5.2xlarge, one after the other: stop the job on it (as its
+         * team would), read its end and the start of the job that takes its place from the database.
+         */
+        Crowded crowded(String when, long burstEnded) throws Exception {
+            double afterBurst = (System.nanoTime() - burstEnded) / 1e9;
+            int pending = pendingCount();
+            var delays = new ArrayList<Double>();
+            for (int i = 0; i < settings.crowdedReleases(); i++) {
+                String team = crowdedRunner[0];
+                String name = crowdedRunner[1];
+                expect(send(team, "POST", "/teams/" + team + "/jobs/" + name + "/stop", "{}"), 200);
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                Instant ended = null;
+                Map<String, Object> next = null;
+                while (ended == null || next == null) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("no job started on ml.c5.2xlarge within 60 s of stopping " + name);
+                    }
+                    Thread.sleep(5);
+                    if (ended == null) {
+                        ended = jdbc.query("SELECT ended_at FROM jobs WHERE team = ? AND name = ? AND status = 'STOPPED'",
+                                rs -> rs.next() ? rs.getTimestamp(1).toInstant() : null, team, name);
+                    }
+                    next = jdbc.query("""
+                            SELECT j.team, j.name, t.at FROM jobs j JOIN job_transitions t ON t.job_id = j.id
+                             WHERE j.selected_type = 'ml.c5.2xlarge' AND j.status IN ('STARTING', 'RUNNING')
+                               AND t.to_status = 'STARTING' AND t.attempt = j.attempt AND NOT (j.team = ? AND j.name = ?)
+                             ORDER BY t.at DESC LIMIT 1""", rs -> rs.next() ? Map.<String, Object>of("team",
+                            rs.getString(1), "name", rs.getString(2), "at", rs.getTimestamp(3).toInstant()) : null,
+                            team, name);
+                }
+                delays.add(Duration.between(ended, (Instant) next.get("at")).toNanos() / 1e6);
+                crowdedRunner = new String[] {(String) next.get("team"), (String) next.get("name")};
+            }
+            Crowded crowded = new Crowded(when, pending, afterBurst, Percentiles.of(delays),
+                    (int) delays.stream().filter(ms -> ms > 100).count());
+            log("  %d releases of the crowded offering %s (%.1f s after the burst), %d pending: p50 %.0f ms, p99 %.0f ms, max %.0f ms"
+                    .formatted(delays.size(), when, afterBurst, pending, crowded.releaseToStartingMs().p50(),
+                            crowded.releaseToStartingMs().p99(), crowded.releaseToStartingMs().max()));
+            return crowded;
         }
 
         int pendingCount() {

@@ -242,6 +242,32 @@ final class Tables {
                     .append(fixed(level.wakeUp().estimations().meanMs(), 0)).append(" / ")
                     .append(fixed(level.wakeUp().estimations().maxMs(), 0)).append(" ms |\n");
         }
+        md.append("\nThe crowded case (issue 29): at each queue length, every pending job waits on one offering, and that")
+                .append(" offering is released again and again (the job on it stopped, the first in line starts), first")
+                .append(" right after the burst of `jobs:batch` submissions that filled the queue, then once the scheduler")
+                .append(" has caught up. Release (`endedAt`) → next job `STARTING`, server timestamps.\n\n")
+                .append("| pending | when | from the burst's end | releases | p50 / p99 / max | slower than 100 ms |\n")
+                .append("| ---: | --- | ---: | ---: | ---: | ---: |\n");
+        for (ServiceBench.Level level : r.levels()) {
+            for (ServiceBench.Crowded c : List.of(level.crowdedAfterBurst(), level.crowdedSettled())) {
+                ServiceBench.Percentiles p = c.releaseToStartingMs();
+                md.append("| ").append(number(c.pending())).append(" | ").append(c.when()).append(" | ")
+                        .append(fixed(c.afterBurstSeconds(), 1)).append(" s | ").append(p.count()).append(" | ")
+                        .append(fixed(p.p50(), 0)).append(" / ").append(fixed(p.p99(), 0)).append(" / ")
+                        .append(fixed(p.max(), 0)).append(" ms | ").append(c.slowerThan100Ms()).append(" |\n");
+            }
+        }
+        md.append("\nStatements seen running longer than ").append(SlowStatements.THRESHOLD_MS)
+                .append(" ms during the whole run (`pg_stat_activity` read every 10 ms on a connection of its own): ");
+        if (r.slowStatements().isEmpty()) {
+            md.append("none.\n");
+        } else {
+            md.append("\n\n| statement | times seen | longest seen |\n| --- | ---: | ---: |\n");
+            for (SlowStatements.Seen seen : r.slowStatements().subList(0, Math.min(15, r.slowStatements().size()))) {
+                md.append("| `").append(seen.statement().replace("|", "\\|").replace("`", "'")).append("` | ")
+                        .append(seen.samples()).append(" | ").append(fixed(seen.longestMs(), 0)).append(" ms |\n");
+            }
+        }
         md.append("\n![Latency against queue length](").append(figure).append(")\n");
         return md.toString();
     }

@@ -133,8 +133,8 @@ class Job implements Persistable<UUID> {
         job.priority = priority;
         job.clientToken = clientToken;
         job.spec = spec;
-        preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry)));
         job.createdAt = now;
+        preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry, team, priority, now)));
         job.pendingDeadline = clockStart.plus(maxPending);
         if (profile != null) {
             job.profileName = profile.name();

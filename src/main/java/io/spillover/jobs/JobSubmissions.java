@@ -33,10 +33,12 @@ public class JobSubmissions {
     private final SubmissionChecks checks;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
+    private final QueueStatistics statistics;
     private final Clock clock;
 
     JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, TransactionTemplate transactions,
-                   ApplicationEventPublisher events, Clock clock) {
+                   ApplicationEventPublisher events, QueueStatistics statistics, Clock clock) {
+        this.statistics = statistics;
         this.jobs = jobs;
         this.history = history;
         this.checks = checks;
@@ -61,6 +63,7 @@ public class JobSubmissions {
             return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 Job job = newJob(team, request, checks.check(team, request), now());
                 jobs.saveAndFlush(job);
+                statistics.stored(1);
                 Transition submitted = job.submitted();
                 history.append(submitted, job);
                 events.publishEvent(new JobSubmitted(job.id(), team));
@@ -108,6 +111,7 @@ public class JobSubmissions {
             Map<Integer, Job> fresh = checked(team, requests, replays.keySet());
             List<Job> created = List.copyOf(fresh.values());
             jobs.saveAllAndFlush(created);
+            statistics.stored(created.size());
             List<Transition> submitted = created.stream().map(Job::submitted).toList();
             history.appendAll(submitted, created);
             created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), team)));

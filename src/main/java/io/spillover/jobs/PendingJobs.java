@@ -4,24 +4,28 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import java.time.Duration;
-import java.time.Instant;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
  * The queue of pending jobs in the order they are served: priority (higher first), then submission time.
- * Reads only the jobs an event concerns: those listing a changed offering, those of a team whose headroom
- * changed, or named jobs; for the safety sweep, those listing an offering with an instance free, and those
- * never evaluated.
+ * A cycle reads only the heads of the lines that could move: for each offering with an instance free and each team
+ * waiting on it, the first jobs in queue order (a window), and jobs it names. What it reads grows with what the
+ * freed capacity could start, not with how many wait (issue 29).
  */
 @Repository
 public class PendingJobs {
@@ -38,47 +42,102 @@ public class PendingJobs {
         this.jdbc = jdbc;
     }
 
-    /** The pending jobs no cycle has evaluated yet (a leader may have died between a submission and its cycle). */
-    public List<UUID> unevaluated() {
-        return jdbc.sql("SELECT id FROM jobs WHERE status = 'PENDING' AND last_evaluation_id IS NULL")
-                .query(UUID.class).list();
+    /**
+     * The first pending jobs no cycle has evaluated yet (a leader may have died between a submission and its cycle),
+     * oldest first, at most {@code most}.
+     */
+    public List<UUID> unevaluated(int most) {
+        return jdbc.sql("""
+                        SELECT id FROM jobs WHERE status = 'PENDING' AND last_evaluation_id IS NULL
+                         ORDER BY created_at LIMIT :most""")
+                .param("most", most).query(UUID.class).list();
     }
 
     /**
-     * Pending jobs that are named, belong to one of the teams, or list one of the offerings' types and regions.
-     * Their ids are found first, each kind by its own index, so that the cost follows the jobs concerned
-     * rather than the length of the queue (one query joining the three by OR walked every pending job). The
-     * offerings' part reads only entries of pending jobs ({@code job_entries.pending}, which the database keeps
-     * as a job's status changes), so it grows with the jobs waiting on an offering, not with its history.
+     * What a cycle asks of the queue.
+     *
+     * @param named      jobs to read whatever they wait on (new submissions, holders, jobs whose patience ran out)
+     * @param free       the types and regions with an instance free, each with how many are free there (on demand
+     *                   and on plans together): no more jobs than that can start on it
+     * @param everyTeam  of those, the ones whose every waiting team is read (their capacity grew); the others are
+     *                   read only for {@code teams}
+     * @param teams      teams whose headroom grew: their windows on every free offering are read
+     * @param holdAge    jobs waiting this long are read whatever their count, since they may hold what frees;
+     *                   null when the policy holds nothing
+     * @param lookAhead  how far past what fits a window reads, for the policy's rules (precedence, shortest first,
+     *                   holds) to choose among
      */
-    public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
-                                      Collection<OfferingKey> offerings) {
-        return concerning(jobIds, teams, offerings, null);
+    public record Ask(Collection<UUID> named, Map<TypeInRegion, Integer> free, Collection<TypeInRegion> everyTeam,
+                      Collection<String> teams, Instant holdAge, int lookAhead) {
+
+        public Ask {
+            named = List.copyOf(named);
+            free = Map.copyOf(free);
+            everyTeam = everyTeam.stream().filter(free::containsKey).collect(Collectors.toUnmodifiableSet());
+            teams = Set.copyOf(teams);
+        }
+    }
+
+    /** An instance type in a region: what a job's entry names, and so what a window reads. */
+    public record TypeInRegion(String instanceType, String region) {
+
+        public static TypeInRegion of(OfferingKey key) {
+            return new TypeInRegion(key.instanceType(), key.region());
+        }
     }
 
     /**
-     * As {@link #concerning(Collection, Collection, Collection)}, but of the teams' and offerings' jobs only those
-     * that list one of {@code within} (by type and region): a cycle asks for the jobs that list an offering with
-     * an instance free, since no other could start. The teams' part starts from those offerings' pending entries,
-     * so a release costs the jobs that could take it, not the length of the team's queue.
-     *
-     * <p>Each offering is written into the query as its own pair of bound values, and a part with nothing to
-     * look for is left out. Queues are skewed (most of a long queue waits on the one scarce type): with the
-     * values in view, the planner's statistics of the column send a rare offering to the index. Joined from an
-     * array instead, the planner saw only the number of distinct types, guessed that half of all pending entries
-     * match, and scanned all of them, with the queue's every pending job hashed for the team: a release with
-     * 100,000 pending cost 100 ms, with 1,000 a few.
-     *
-     * @param within null for no restriction
+     * The jobs read, in queue order, and the windows that came back full, with the jobs read in each: more of their
+     * team's jobs wait behind them, so if what they were read for is still free after the cycle and some of them
+     * started, another cycle should read on.
      */
-    public List<QueuedJob> concerning(Collection<UUID> jobIds, Collection<String> teams,
-                                      Collection<OfferingKey> offerings, Collection<OfferingKey> within) {
-        ConcernedQuery query = concernedQuery(jobIds, teams, offerings, within);
-        if (query == null) {
+    public record Heads(List<QueuedJob> jobs, Map<Window, Set<UUID>> full) {
+    }
+
+    /** One team's line on one type and region. */
+    public record Window(TypeInRegion offering, String team) {
+    }
+
+    /** The jobs of an {@link Ask}, each read once. */
+    public Heads heads(Ask ask) {
+        var ids = new LinkedHashSet<UUID>(ask.named());
+        var full = new HashMap<Window, Set<UUID>>();
+        WindowsQuery query = windowsQuery(ask);
+        if (query != null) {
+            var read = new HashMap<Window, Set<UUID>>();
+            jdbc.sql(query.sql()).params(query.params()).query(rs -> {
+                var window = new Window(new TypeInRegion(rs.getString("instance_type"), rs.getString("region")),
+                        rs.getString("team"));
+                UUID job = rs.getObject("job_id", UUID.class);
+                read.computeIfAbsent(window, w -> new HashSet<>()).add(job);
+                ids.add(job);
+            });
+            read.forEach((window, jobs) -> {
+                if (jobs.size() >= windowLength(ask.free().get(window.offering()), ask.lookAhead())) {
+                    full.put(window, jobs);
+                }
+            });
+        }
+        return new Heads(ids.isEmpty() ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new))),
+                full);
+    }
+
+    /**
+     * The first {@code length} pending jobs of each team in queue order, wherever they wait: a strict-FIFO team's
+     * head holds its later jobs back, so the cycle must see it even when it waits on a full offering. Read by
+     * {@code jobs_team_queue} once the statistics know the team's jobs ({@link QueueStatistics} sees to it after a
+     * burst); until then, by the pending jobs and a sort.
+     */
+    public List<QueuedJob> teamHeads(Collection<String> teams, int length) {
+        if (teams.isEmpty()) {
             return List.of();
         }
-        UUID[] concerned = jdbc.sql(query.sql()).params(query.params()).query(UUID.class).list().toArray(UUID[]::new);
-        return concerned.length == 0 ? List.of() : load("j.id = ANY(:concerned)", Map.of("concerned", concerned));
+        List<UUID> ids = jdbc.sql("""
+                        SELECT h.id FROM unnest(CAST(:teams AS text[])) AS t(team) CROSS JOIN LATERAL (
+                               SELECT j.id FROM jobs j WHERE j.team = t.team AND j.status = 'PENDING'
+                                ORDER BY %s LIMIT :length) h""".formatted(QUEUE_ORDER))
+                .param("teams", teams.toArray(String[]::new)).param("length", length).query(UUID.class).list();
+        return ids.isEmpty() ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new)));
     }
 
     /** Every pending job, in queue order: what an estimation of the whole queue starts from. */
@@ -86,51 +145,72 @@ public class PendingJobs {
         return load("TRUE", Map.of());
     }
 
-    /** The statement that finds the ids of the jobs concerned, and its parameters. */
-    record ConcernedQuery(String sql, Map<String, Object> params) {
+    /** A window reads what could start (one job per free instance at most) and the look-ahead beyond it. */
+    static int windowLength(int fit, int lookAhead) {
+        return fit + lookAhead;
     }
 
-    /** The ids' statement of {@link #concerning(Collection, Collection, Collection, Collection)}; null for none. */
-    static ConcernedQuery concernedQuery(Collection<UUID> jobIds, Collection<String> teams,
-                                         Collection<OfferingKey> offerings, Collection<OfferingKey> within) {
-        if (within != null) {
-            var keep = within.stream().map(PendingJobs::typeInRegion).collect(Collectors.toSet());
-            offerings = offerings.stream().filter(k -> keep.contains(typeInRegion(k))).toList();
+    /** The windows' statement, and its parameters. */
+    record WindowsQuery(String sql, Map<String, Object> params) {
+    }
+
+    /**
+     * The windows' statement of {@link #heads}; null when it has nothing to read. Every window is one walk of
+     * {@code job_entries_queue} in queue order, stopped after its length, so that no plan depends on how many rows
+     * the statistics believe an offering has: they lag behind a burst (see V14). Which teams wait on an offering is
+     * found by skipping through the same index from one team to the next, one probe per team.
+     */
+    static WindowsQuery windowsQuery(Ask ask) {
+        var everyTeam = new ArrayList<TypeInRegion>(ask.everyTeam());
+        var teamWindows = new ArrayList<Window>();
+        for (String team : ask.teams()) {
+            for (TypeInRegion offering : ask.free().keySet()) {
+                if (!everyTeam.contains(offering)) {
+                    teamWindows.add(new Window(offering, team));
+                }
+            }
+        }
+        if (everyTeam.isEmpty() && teamWindows.isEmpty()) {
+            return null;
         }
         var params = new HashMap<String, Object>();
-        var parts = new ArrayList<String>();
-        if (!jobIds.isEmpty()) {
-            params.put("ids", jobIds.toArray(UUID[]::new));
-            parts.add("SELECT id FROM jobs WHERE id = ANY(:ids) AND status = 'PENDING'");
-        }
-        if (!teams.isEmpty() && (within == null || !within.isEmpty())) {
-            params.put("teams", teams.toArray(String[]::new));
-            parts.add(within == null
-                    ? "SELECT id FROM jobs WHERE team = ANY(:teams) AND status = 'PENDING'"
-                    : "SELECT j.id FROM job_entries e JOIN jobs j ON j.id = e.job_id WHERE e.pending AND ("
-                      + listing(within, "w", params) + ") AND j.team = ANY(:teams) AND j.status = 'PENDING'");
-        }
-        if (!offerings.isEmpty()) {
-            parts.add("SELECT job_id FROM job_entries WHERE pending AND (" + listing(offerings, "o", params) + ")");
-        }
-        return parts.isEmpty() ? null : new ConcernedQuery(String.join("\nUNION\n", parts), params);
-    }
-
-    /** {@code (instance_type = :p0t AND region = :p0r) OR ...} over entries, one pair of bound values each. */
-    private static String listing(Collection<OfferingKey> offerings, String prefix, Map<String, Object> params) {
-        var pairs = new ArrayList<String>();
-        for (String key : offerings.stream().map(PendingJobs::typeInRegion).distinct().toList()) {
-            String name = prefix + pairs.size();
-            int split = key.indexOf('\n');
-            params.put(name + "r", key.substring(0, split));
-            params.put(name + "t", key.substring(split + 1));
-            pairs.add("(instance_type = :" + name + "t AND region = :" + name + "r)");
-        }
-        return String.join(" OR ", pairs);
-    }
-
-    private static String typeInRegion(OfferingKey key) {
-        return key.region() + '\n' + key.instanceType();
+        params.put("ot", everyTeam.stream().map(TypeInRegion::instanceType).toArray(String[]::new));
+        params.put("or", everyTeam.stream().map(TypeInRegion::region).toArray(String[]::new));
+        params.put("of", everyTeam.stream().map(o -> ask.free().get(o)).toArray(Integer[]::new));
+        params.put("tt", teamWindows.stream().map(w -> w.offering().instanceType()).toArray(String[]::new));
+        params.put("tr", teamWindows.stream().map(w -> w.offering().region()).toArray(String[]::new));
+        params.put("tf", teamWindows.stream().map(w -> ask.free().get(w.offering())).toArray(Integer[]::new));
+        params.put("tm", teamWindows.stream().map(Window::team).toArray(String[]::new));
+        params.put("holdAge", ask.holdAge() == null ? null : Timestamp.from(ask.holdAge()));
+        params.put("lookAhead", ask.lookAhead());
+        return new WindowsQuery("""
+                WITH RECURSIVE offered (instance_type, region, fit) AS (
+                    SELECT * FROM unnest(CAST(:ot AS text[]), CAST(:or AS text[]), CAST(:of AS int[]))
+                ), waiting (instance_type, region, fit, team) AS (
+                    SELECT o.instance_type, o.region, o.fit,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = o.instance_type AND e.region = o.region)
+                      FROM offered o
+                    UNION ALL
+                    SELECT w.instance_type, w.region, w.fit,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                               AND e.team > w.team)
+                      FROM waiting w WHERE w.team IS NOT NULL
+                ), windows (instance_type, region, fit, team) AS (
+                    SELECT * FROM waiting WHERE team IS NOT NULL
+                    UNION ALL
+                    SELECT * FROM unnest(CAST(:tt AS text[]), CAST(:tr AS text[]), CAST(:tf AS int[]),
+                                         CAST(:tm AS text[]))
+                )
+                SELECT w.instance_type, w.region, w.team, h.job_id
+                  FROM windows w CROSS JOIN LATERAL (
+                       SELECT e.job_id FROM job_entries e
+                        WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                          AND e.team = w.team
+                          AND (e.instance_count <= w.fit OR e.created_at <= CAST(:holdAge AS timestamptz))
+                        ORDER BY e.priority DESC, e.created_at, e.job_id
+                        LIMIT w.fit + :lookAhead) h""", params);
     }
 
     private List<QueuedJob> load(String condition, Map<String, Object> params) {

@@ -4,6 +4,7 @@ import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offerings;
 import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.PendingJobs;
+import io.spillover.jobs.PendingJobs.TypeInRegion;
 import io.spillover.jobs.QueuedJob;
 import io.spillover.jobs.StatusReason;
 import io.spillover.placement.Capacity;
@@ -23,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -62,11 +64,16 @@ class SchedulingCycle {
     private final PlanService plans;
     private final FairShares fairShares;
     private final Clock clock;
+    private final SchedulingProperties properties;
     private final Map<UUID, Instant> revisits = new HashMap<>();
     private Set<UUID> holders = Set.of();
+    /** The windows of this cycle's read that came back full, with their jobs: their lines go on past what was read. */
+    private Map<PendingJobs.Window, Set<UUID>> readOn = Map.of();
 
     SchedulingCycle(JobLifecycle lifecycle, PendingJobs queue, CapacityService capacity, Offerings offerings,
-                    Placement placement, Wakeups wakeups, PlanService plans, FairShares fairShares, Clock clock) {
+                    Placement placement, Wakeups wakeups, PlanService plans, FairShares fairShares,
+                    SchedulingProperties properties, Clock clock) {
+        this.properties = properties;
         this.plans = plans;
         this.fairShares = fairShares;
         this.lifecycle = lifecycle;
@@ -78,8 +85,19 @@ class SchedulingCycle {
         this.clock = clock;
     }
 
+    /**
+     * Most jobs one cycle evaluates by name: a burst of submissions names every job, and a release that lands behind
+     * it should wait for one slice of their first evaluations, not all of them. The rest go to the next cycle. (A
+     * release never needs them: the windows it reads hold every job in line for what it freed, new ones included.)
+     */
+    static final int NAMED_PER_CYCLE = 500;
+
     /** @return whether the cycle had anything to evaluate */
     boolean run(Scope scope) {
+        Scope later = scope.deferNamedBeyond(NAMED_PER_CYCLE);
+        if (!later.isEmpty()) {
+            wakeups.add(later);
+        }
         Instant now = clock.instant();
         applyTimers(now, scope);
         for (Iterator<Map.Entry<UUID, Instant>> due = revisits.entrySet().iterator(); due.hasNext(); ) {
@@ -98,7 +116,7 @@ class SchedulingCycle {
             }
         }
         Capacity snapshot = capacity.snapshot();
-        List<QueuedJob> candidates = candidates(scope, snapshot);
+        List<QueuedJob> candidates = candidates(scope, snapshot, now);
         FairShares.Snapshot shares = fairShares.forCycle(candidates.stream().map(QueuedJob::sweep).distinct().toList());
         Set<UUID> firstLooks = new HashSet<>();
         candidates.stream().filter(job -> !job.evaluated()).forEach(job -> firstLooks.add(job.id()));
@@ -126,6 +144,7 @@ class SchedulingCycle {
             }
         }
         lifecycle.recordWaiting(waiting, decidedAt);
+        readOnWhereLinesMoved(result, snapshot);
         return true;
     }
 
@@ -161,41 +180,74 @@ class SchedulingCycle {
     }
 
     /**
-     * The pending jobs the scope concerns, in queue order, that the pass needs to see: the named ones (new
-     * submissions, holders, jobs whose patience ran out, jobs never evaluated), every job of a strict-FIFO team
-     * among them (its head holds the others back), the jobs of several instances old enough to hold what frees,
-     * and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job whose every offering is
-     * full, or whose team's limit leaves no room on any of them, cannot be placed, and it changes no other
-     * job's decision; its last evaluation stands. Of a team's or an offering's jobs only those listing an offering
-     * with an instance free are read at all, so a release costs what the jobs it could start cost, not the length
-     * of the team's or the offering's queue.
+     * The pending jobs the scope concerns that the pass needs to see. A cycle reads the heads of the lines that could
+     * move: for each offering with an instance free, and each team waiting on it whose chance there may have changed
+     * (every team for an offering whose capacity grew, the scope's teams for every free offering), the team's first
+     * jobs in queue order that could fit there, and {@link SchedulingProperties#lookAhead} more for the policy to
+     * choose among (a window; {@link PendingJobs#heads}); plus the named jobs (new submissions, holders, jobs whose
+     * patience ran out, jobs never evaluated) and the head of every strict-FIFO team among them (its first job holds
+     * its later ones back). A release so costs what it could start, not the length of the queue: a job deeper in a
+     * line is read when the jobs ahead of it start ({@link #readOn}) or leave.
      *
-     * <p>A sweep (a scope of everything) reads only the jobs that list an offering with an instance free, and the
-     * jobs no cycle has evaluated yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue.
+     * <p>Of what was read, the pass sees the named jobs, strict-FIFO teams' jobs, the jobs of several instances old
+     * enough to hold what frees, and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job that
+     * cannot be placed changes no other job's decision; its last evaluation stands.
+     *
+     * <p>A sweep (a scope of everything) reads every free offering's windows, and the jobs no cycle has evaluated
+     * yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue either.
      */
-    private List<QueuedJob> candidates(Scope scope, Capacity snapshot) {
+    private List<QueuedJob> candidates(Scope scope, Capacity snapshot, Instant now) {
         Set<UUID> named = new HashSet<>(scope.jobs().keySet());
-        List<OfferingKey> free = snapshot.offerings().stream().filter(o -> o.available() > 0)
-                .map(OfferingState::key).toList();
-        List<QueuedJob> found;
+        Map<TypeInRegion, Integer> free = new HashMap<>();
+        snapshot.offerings().stream().filter(o -> o.available() > 0)
+                .forEach(o -> free.merge(TypeInRegion.of(o.key()), o.available(), Integer::sum));
+        Collection<TypeInRegion> everyTeam;
+        Collection<String> teams;
         if (scope.everything()) {
-            named.addAll(queue.unevaluated());
-            found = queue.concerning(named, Set.of(), free);
+            named.addAll(queue.unevaluated(NAMED_PER_CYCLE));
+            everyTeam = free.keySet();
+            teams = Set.of();
         } else {
-            found = queue.concerning(named, scope.teams().keySet(), scope.offerings().keySet(), free);
+            everyTeam = scope.offerings().keySet().stream().map(TypeInRegion::of).toList();
+            teams = scope.teams().keySet();
         }
+        Duration holdAge = fairShares.policy().reserveAfter();
+        PendingJobs.Heads heads = queue.heads(new PendingJobs.Ask(named, free, everyTeam, teams,
+                holdAge == null ? null : now.minus(holdAge), properties.lookAhead()));
+        readOn = heads.full();
+        List<QueuedJob> found = heads.jobs();
         Set<String> strictTeams = new HashSet<>();
         found.stream().map(QueuedJob::team).filter(team -> strictFifo(snapshot, team)).forEach(strictTeams::add);
         if (!strictTeams.isEmpty()) {
-            // a strict-FIFO team's head holds its later jobs back, wherever it waits
             var all = new LinkedHashMap<UUID, QueuedJob>();
             found.forEach(job -> all.put(job.id(), job));
-            queue.concerning(Set.of(), strictTeams, Set.of()).forEach(job -> all.putIfAbsent(job.id(), job));
+            List<QueuedJob> strictHeads = queue.teamHeads(strictTeams, properties.lookAhead());
+            strictHeads.forEach(job -> all.putIfAbsent(job.id(), job));
             found = List.copyOf(all.values());
         }
-        Instant now = clock.instant();
         return found.stream().filter(job -> named.contains(job.id()) || strictFifo(snapshot, job.team())
                 || mayHold(job, now) || snapshot.anyEntryCouldFit(job.queued(null).request())).toList();
+    }
+
+    /**
+     * After the pass: a window that came back full ends short of its line. When the pass started some of its jobs (on
+     * this offering or on another entry of theirs) and instances of the window's type are still free, the jobs
+     * behind them may fit too, so the next cycle reads on, as if the jobs ahead had left the queue (they did).
+     */
+    private void readOnWhereLinesMoved(QueuePass.Result<UUID> result, Capacity working) {
+        if (readOn.isEmpty()) {
+            return;
+        }
+        Set<UUID> started = new HashSet<>();
+        result.booked().forEach(job -> started.add(job.id()));
+        readOn.forEach((window, jobs) -> {
+            // free() leaves out instances held for a job: those are not for the line behind it
+            boolean stillFree = working.offerings().stream()
+                    .anyMatch(o -> TypeInRegion.of(o.key()).equals(window.offering()) && working.free(o.key()) > 0);
+            if (stillFree && jobs.stream().anyMatch(started::contains)) {
+                wakeups.add(Scope.team(window.team(), Trigger.JOB_LEFT_QUEUE));
+            }
+        });
     }
 
     /** A job of several instances past the policy's hold age: the pass may hold instances for it, fitting or not. */

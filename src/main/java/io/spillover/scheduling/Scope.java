@@ -51,6 +51,27 @@ final class Scope {
         return this;
     }
 
+    /**
+     * Keeps the first {@code most} named jobs (in the order they were named) and takes the others out, into the
+     * scope returned: what the next cycle should evaluate.
+     */
+    Scope deferNamedBeyond(int most) {
+        var deferred = new Scope();
+        if (jobs.size() <= most) {
+            return deferred;
+        }
+        var named = jobs.entrySet().iterator();
+        for (int kept = 0; kept < most; kept++) {
+            named.next();
+        }
+        while (named.hasNext()) {
+            Map.Entry<UUID, Trigger> job = named.next();
+            deferred.jobs.put(job.getKey(), job.getValue());
+            named.remove();
+        }
+        return deferred;
+    }
+
     boolean isEmpty() {
         return all == null && jobs.isEmpty() && teams.isEmpty() && offerings.isEmpty();
     }
