@@ -46,17 +46,26 @@ class CapacityController {
     }
 
     /**
-     * @param limitSource where {@code total} came from: {@code declared}, {@code quota}, {@code learned}, or
-     *                    {@code plan} for a training plan's offering
+     * @param limitSource where {@code total} came from: {@code declared}, {@code quota}, {@code learned}, {@code
+     *                    unknown} (the region's quotas could not be read: the type is tried), or {@code plan} for a
+     *                    training plan's offering
+     * @param quotaUnknownBecause for an {@code unknown} limit, why the region's quotas could not be read
      */
     record OfferingView(String provider, String region, String instanceType, String source, int total, int inUse,
                         int available, Instant unavailableUntil, String unavailableCause, String limitSource,
-                        Integer trainingQuota, Integer processingQuota, Integer outsideUse) {
+                        Integer trainingQuota, Integer processingQuota, Integer outsideUse,
+                        String quotaUnknownBecause) {
 
         static OfferingView of(Offering o) {
             return new OfferingView(o.provider(), o.key().region(), o.key().instanceType(), o.key().source(),
                     o.total(), o.inUse(), o.available(), o.unavailableUntil(), o.unavailableCause(),
-                    limitSource(o), o.trainingQuota(), o.processingQuota(), o.outsideUse());
+                    limitSource(o), o.trainingQuota(), o.processingQuota(), o.outsideUse(),
+                    o.limitSource() == Offering.LimitSource.UNKNOWN ? unknownBecause(o) : null);
+        }
+
+        private static String unknownBecause(Offering o) {
+            return o.quotaUnknownBecause() == null ? "the region's service quotas were not read yet"
+                    : o.quotaUnknownBecause();
         }
 
         static String limitSource(Offering o) {

@@ -62,9 +62,11 @@ public class CapacityRefresh {
         try {
             reading = provider.readLimits();
         } catch (RuntimeException e) {
+            provider.regions().forEach(region -> offerings.quotasNotRead(region, at, String.valueOf(e.getMessage())));
             throw new ProviderUnavailableException("the " + provider.name() + " provider could not read the"
                     + " account's service quotas; capacity stays as it was", e);
         }
+        reading.regionsFailed().forEach((region, why) -> offerings.quotasNotRead(region, at, why));
         if (reading.regionsRead().isEmpty()) {
             throw new ProviderUnavailableException("no served region's service quotas could be read "
                     + reading.regionsFailed() + "; capacity stays as it was", null);

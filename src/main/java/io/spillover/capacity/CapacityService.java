@@ -5,6 +5,7 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.OfferingState;
+import io.spillover.placement.PreferenceEntry;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
 import io.spillover.system.Access;
@@ -21,6 +22,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /** Reads capacity for placement and changes on-demand totals, telling the scheduler when they grow. */
@@ -98,6 +100,27 @@ public class CapacityService implements SmartInitializingSingleton {
             return Optional.empty();
         }
         return Optional.of(new OfferingLimits(offerings.all(), offerings.quotaReadings().keySet()));
+    }
+
+    /**
+     * Makes an offering, whose limit is unknown, for each on-demand entry in a region whose service quotas were never
+     * read and that has no offering of its type: under a provider that reads its account's limits, such an entry is
+     * tried, as SageMaker's own lists try every type, instead of waiting for a reading that may never come (an
+     * identity without {@code servicequotas:*}, no endpoint reachable). Joins the submission's transaction.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void tryWhereQuotasUnknown(List<PreferenceEntry> entries) {
+        if (provider.limitRefreshInterval().isEmpty()) {
+            return;
+        }
+        var read = offerings.quotaReadings().keySet();
+        for (PreferenceEntry entry : entries) {
+            if (!entry.offering().isPlan() && !read.contains(entry.region())
+                    && offerings.tryUnknown(entry.region(), entry.instanceType())) {
+                log.info("The account's service quotas in {} are unknown: {} is tried", entry.region(),
+                        entry.instanceType());
+            }
+        }
     }
 
     /**

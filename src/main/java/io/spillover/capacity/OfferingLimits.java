@@ -14,7 +14,9 @@ import java.util.Set;
  * The on-demand offerings' limits as last read, under a provider that reads its account's limits: what says of
  * a preference entry that it can never run, however long it waited. Only what would not change by waiting
  * counts: no offering in a region whose quotas were read, a quota of 0, a count above the quota (or above a
- * declared total). Instances in use, by Spillover or outside it, and unavailable marks pass: they end.
+ * declared total). Instances in use, by Spillover or outside it, and unavailable marks pass: they end. Only a quota
+ * actually read refuses: a region never read, an offering whose limit is unknown, and a limit learned from a refusal
+ * in a region never read, pass (SageMaker itself has the last word on them).
  */
 public final class OfferingLimits {
 
@@ -40,6 +42,10 @@ public final class OfferingLimits {
                     ? Optional.of("no offering of " + type + " in " + entry.region() + ": the account's service quotas"
                             + " there list no " + quotaName + " and no fleet entry declares it")
                     : Optional.empty(); // the region was never read: it may get an offering
+        }
+        if (offering.limitSource() == Offering.LimitSource.UNKNOWN
+                || offering.limitSource() == Offering.LimitSource.LEARNED && !regionsRead.contains(entry.region())) {
+            return Optional.empty();
         }
         int count = entry.instanceCount();
         if (offering.limitSource() == Offering.LimitSource.DECLARED) {

@@ -24,8 +24,11 @@ import org.springframework.transaction.annotation.Transactional;
 public class Offerings {
 
     private static final String COLUMNS =
-            "id, provider, region, instance_type, source, total, in_use, unavailable_until, unavailable_cause,"
-                    + " limit_source, training_quota, processing_quota, outside_use";
+            "id, o.provider, o.region, instance_type, source, total, in_use, unavailable_until, unavailable_cause,"
+                    + " limit_source, training_quota, processing_quota, outside_use, f.reason AS quota_failure";
+    /** Each offering with why its region's quotas could not be read, when they could not. */
+    private static final String FROM = " FROM offerings o LEFT JOIN quota_failures f ON f.provider = o.provider"
+            + " AND f.region = o.region AND o.limit_source = 'unknown'";
 
     private final JdbcClient jdbc;
     private final String provider;
@@ -36,19 +39,19 @@ public class Offerings {
     }
 
     public List<Offering> all() {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM offerings WHERE provider = ? ORDER BY region, instance_type, source")
+        return jdbc.sql("SELECT " + COLUMNS + FROM + " WHERE o.provider = ? ORDER BY o.region, instance_type, source")
                 .param(provider).query(Offerings::row).list();
     }
 
     public Optional<Offering> find(OfferingKey key) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM offerings WHERE provider = ? AND region = ? AND instance_type = ?"
+        return jdbc.sql("SELECT " + COLUMNS + FROM + " WHERE o.provider = ? AND o.region = ? AND instance_type = ?"
                         + " AND source = ?")
                 .params(provider, key.region(), key.instanceType(), key.source())
                 .query(Offerings::row).optional();
     }
 
     public Optional<Offering> find(long id) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM offerings WHERE id = ?").param(id).query(Offerings::row).optional();
+        return jdbc.sql("SELECT " + COLUMNS + FROM + " WHERE id = ?").param(id).query(Offerings::row).optional();
     }
 
     /** Sets an offering's total, creating it when new; use above the new total drains as jobs end. */
@@ -95,12 +98,44 @@ public class Offerings {
                 .params(provider, key.region(), key.instanceType()).update();
     }
 
-    /** Records that a region's quotas were read at {@code at}. */
+    /** Records that a region's quotas were read at {@code at}: whatever failed before is over. */
     @Transactional(propagation = Propagation.MANDATORY)
     public void quotasRead(String region, Instant at) {
         jdbc.sql("INSERT INTO quota_readings (provider, region, read_at) VALUES (?, ?, ?)"
                         + " ON CONFLICT (provider, region) DO UPDATE SET read_at = excluded.read_at")
                 .params(provider, region, Timestamp.from(at)).update();
+        jdbc.sql("DELETE FROM quota_failures WHERE provider = ? AND region = ?").params(provider, region).update();
+    }
+
+    /**
+     * Records why a region's quotas could not be read at {@code at}; a statement of its own, outside any transaction,
+     * so that the failed refresh it belongs to stays recorded as failed.
+     */
+    public void quotasNotRead(String region, Instant at, String reason) {
+        jdbc.sql("INSERT INTO quota_failures (provider, region, failed_at, reason) VALUES (?, ?, ?, ?)"
+                        + " ON CONFLICT (provider, region) DO UPDATE SET failed_at = excluded.failed_at,"
+                        + " reason = excluded.reason")
+                .params(provider, region, Timestamp.from(at), reason).update();
+    }
+
+    /** By region, why its quotas could not be read at the last try. */
+    public Map<String, String> quotaFailures() {
+        var failures = new TreeMap<String, String>();
+        jdbc.sql("SELECT region, reason FROM quota_failures WHERE provider = ?").param(provider)
+                .query((rs, n) -> Map.entry(rs.getString(1), rs.getString(2))).list()
+                .forEach(e -> failures.put(e.getKey(), e.getValue()));
+        return failures;
+    }
+
+    /**
+     * Makes the on-demand offering of a type whose limit is unknown, when there is none: it is tried until a reading
+     * or the provider's refusal says what the limit is. Answers whether it made one.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean tryUnknown(String region, String instanceType) {
+        return jdbc.sql("INSERT INTO offerings (provider, region, instance_type, source, total, limit_source)"
+                        + " VALUES (?, ?, ?, 'on-demand', ?, 'unknown') ON CONFLICT DO NOTHING")
+                .params(provider, region, instanceType, Offering.UNKNOWN_TOTAL).update() > 0;
     }
 
     /** The regions whose quotas were ever read, with when they were last. */
@@ -169,6 +204,6 @@ public class Offerings {
                 rs.getInt("total"), rs.getInt("in_use"), until == null ? null : until.toInstant(),
                 rs.getString("unavailable_cause"), Offering.LimitSource.of(rs.getString("limit_source")),
                 (Integer) rs.getObject("training_quota"), (Integer) rs.getObject("processing_quota"),
-                (Integer) rs.getObject("outside_use"));
+                (Integer) rs.getObject("outside_use"), rs.getString("quota_failure"));
     }
 }

@@ -8,6 +8,7 @@ import io.spillover.security.Caller;
 import io.spillover.security.TeamRole;
 import io.spillover.security.TokenRequest;
 import io.spillover.security.TokenService;
+import io.spillover.security.TokenView;
 import io.spillover.system.Access;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ class TeamPages {
 
     private static final Forms.Fields PROFILE_FORM = Forms.Fields.of("name", "entries", "description")
             .showing("profile", "name").showing("instancePreferences", "entries").showing("instanceCount", "entries");
-    private static final Forms.Fields TOKEN_FORM = Forms.Fields.of("name", "role");
+    private static final Forms.Fields TOKEN_FORM = Forms.Fields.of("name", "role", "accessKey");
 
     @GetMapping("/teams/{team}/profiles")
     String profiles(@PathVariable String team, Model model) {
@@ -87,13 +88,20 @@ class TeamPages {
         return "team/tokens";
     }
 
-    /** Creates a token; its secret is shown once, on the page this redirects to. */
+    /**
+     * Creates a token, with an access key for SigV4-signed calls when asked; its secret (and the access key's) is shown
+     * once, on the page this redirects to.
+     */
     @PostMapping("/teams/{team}/tokens")
     String createToken(@PathVariable String team, @RequestParam String name, @RequestParam TeamRole role,
+                       @RequestParam(defaultValue = "false") boolean accessKey,
                        @RequestParam Map<String, String> values, Model model, RedirectAttributes redirect) {
         return Forms.submit(model, redirect, "/teams/" + team + "/tokens", TOKEN_FORM, values, () -> {
-            redirect.addFlashAttribute("secret", tokens.issue(team, new TokenRequest(name, role, null),
-                    access.caller().name()).secret());
+            TokenView issued = tokens.issue(team, new TokenRequest(name, role, null, accessKey),
+                    access.caller().name());
+            redirect.addFlashAttribute("secret", issued.secret());
+            redirect.addFlashAttribute("accessKeyId", issued.accessKeyId());
+            redirect.addFlashAttribute("secretAccessKey", issued.secretAccessKey());
             return null;
         }, () -> tokens(team, model));
     }

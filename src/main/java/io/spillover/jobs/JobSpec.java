@@ -1,9 +1,11 @@
 package io.spillover.jobs;
 
+import io.spillover.placement.Requirements;
 import io.spillover.providers.ContainerSpec;
 import io.spillover.providers.LocalSettings;
 import io.spillover.providers.SageMakerSettings;
-import io.spillover.placement.Requirements;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The parts of a job only its provider and the queue policy read; stored as one JSON document.
@@ -14,4 +16,14 @@ import io.spillover.placement.Requirements;
  */
 record JobSpec(ContainerSpec container, LocalSettings local, SageMakerSettings sagemaker, Requirements requires,
                Long fallbackAfterSeconds, Long expectedRuntimeSeconds) {
+
+    /** This spec with tags added to its SageMaker settings, a tag of the same key taking the new value (AddTags). */
+    JobSpec tagged(Map<String, String> added) {
+        SageMakerSettings settings = sagemaker == null ? SageMakerSettings.NONE : sagemaker;
+        var tags = new HashMap<>(settings.tags());
+        tags.putAll(added);
+        return new JobSpec(container, local, new SageMakerSettings(settings.roleArn(), settings.outputS3Uri(),
+                settings.hyperParameters(), settings.volumeSizeInGB(), settings.vpcConfig(), settings.kmsKeyId(), tags,
+                settings.passThrough()), requires, fallbackAfterSeconds, expectedRuntimeSeconds);
+    }
 }

@@ -1,5 +1,6 @@
 package io.spillover.jobs;
 
+import io.spillover.capacity.CapacityService;
 import io.spillover.placement.PendingClock;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
@@ -31,15 +32,18 @@ public class JobSubmissions {
     private final Jobs jobs;
     private final JobHistory history;
     private final SubmissionChecks checks;
+    private final CapacityService capacity;
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final QueueStatistics statistics;
     private final Clock clock;
 
-    JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, TransactionTemplate transactions,
-                   ApplicationEventPublisher events, QueueStatistics statistics, Clock clock) {
+    JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, CapacityService capacity,
+                   TransactionTemplate transactions, ApplicationEventPublisher events, QueueStatistics statistics,
+                   Clock clock) {
         this.statistics = statistics;
         this.jobs = jobs;
+        this.capacity = capacity;
         this.history = history;
         this.checks = checks;
         this.transactions = transactions;
@@ -62,6 +66,7 @@ public class JobSubmissions {
         try {
             return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 Job job = newJob(team, request, checks.check(team, request), now());
+                capacity.tryWhereQuotasUnknown(job.preferences().entries());
                 jobs.saveAndFlush(job);
                 statistics.stored(1);
                 Transition submitted = job.submitted();
@@ -110,6 +115,7 @@ public class JobSubmissions {
             Map<Integer, Job> replays = replays(team, requests);
             Map<Integer, Job> fresh = checked(team, requests, replays.keySet());
             List<Job> created = List.copyOf(fresh.values());
+            created.forEach(job -> capacity.tryWhereQuotasUnknown(job.preferences().entries()));
             jobs.saveAllAndFlush(created);
             statistics.stored(created.size());
             List<Transition> submitted = created.stream().map(Job::submitted).toList();
@@ -223,7 +229,7 @@ public class JobSubmissions {
     }
 
     private static InvalidRequestException nameTaken(String team, String name) {
-        return new InvalidRequestException("name", name == null ? "another submission took the name made for this job"
+        return new JobNameTakenException("name", name == null ? "another submission took the name made for this job"
                 : "team " + team + " already has a job named " + name);
     }
 

@@ -108,13 +108,30 @@ public record SageMakerJobRequest(
         }
     }
 
-    /** The ordinary request this body makes, and how to name its fields back in the body's words. */
-    record Mapped(JobRequest request, Function<String, String> fieldOf) {
+    /**
+     * The ordinary request this body makes, and how to name its fields back in the body's words.
+     *
+     * @param singleType the one {@code InstanceType} the body asked for without a plan (null when it gave a list, a
+     *                   plan or no type): a team's {@code default} profile may stand in for it
+     */
+    record Mapped(JobRequest request, Function<String, String> fieldOf, JobRequest.Entry singleType) {
 
         /** The refusal of the ordinary request, with each field named as the body names it. */
         InvalidRequestException renamed(InvalidRequestException refused) {
-            return new InvalidRequestException(refused.violations().stream()
-                    .map(v -> new Violation(fieldOf.apply(v.field()), v.message())).toList());
+            var violations = refused.violations().stream()
+                    .map(v -> new Violation(fieldOf.apply(v.field()), v.message())).toList();
+            if (refused instanceof JobNameTakenException) {
+                return new JobNameTakenException(violations.get(0).field(), violations.get(0).message());
+            }
+            return new InvalidRequestException(violations);
+        }
+
+        /** The same request placed by the team's profile instead of its one type. */
+        Mapped byProfile(String profile) {
+            JobRequest r = request;
+            return new Mapped(new JobRequest(r.name(), r.kind(), profile, null, null, r.maxPendingTimeInSeconds(),
+                    r.maxRuntimeInSeconds(), r.expectedRuntimeSeconds(), r.fallbackAfterSeconds(), r.priority(),
+                    r.clientToken(), r.requires(), r.container(), r.local(), r.sagemaker()), fieldOf, null);
         }
     }
 
@@ -167,7 +184,9 @@ public record SageMakerJobRequest(
                 new SageMakerSettings(roleArn, outputDataConfig == null ? null : outputDataConfig.s3OutputPath(),
                         hyperParameters, resources == null ? null : resources.volumeSizeInGB(), null, null, null,
                         passThrough));
-        return new Mapped(request, new Fields(training, resourcesField, listed, planFields)::of);
+        JobRequest.Entry single = listed || entries.size() != 1 || entries.get(0).instanceType() == null
+                || entries.get(0).trainingPlan() != null ? null : entries.get(0);
+        return new Mapped(request, new Fields(training, resourcesField, listed, planFields)::of, single);
     }
 
     private JobKind kind(List<Violation> violations) {

@@ -50,7 +50,8 @@ public final class Placement {
                 verdicts.add(EntryVerdict.of(i, entry, false, refusal));
             } else if (selected == null) {
                 selected = i;
-                verdicts.add(EntryVerdict.of(i, entry, true, "selected"));
+                verdicts.add(EntryVerdict.of(i, entry, true, "selected" + capacity.offering(entry.offering())
+                        .map(OfferingState::limitNote).map(note -> "; " + note).orElse("")));
             } else {
                 verdicts.add(EntryVerdict.of(i, entry, true, "fits too; entry " + selected + " comes first"));
             }

@@ -10,12 +10,12 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
- * Counts failed sign-ins and bad tokens per client address; past {@code max-failures} within
+ * Counts failed sign-ins, bad tokens and refused signatures per client address; past {@code max-failures} within
  * {@code window}, the address is refused (429) until the window ends. In memory: each replica counts its
  * own, which bounds guessing per replica, the point of it.
  */
 @Component
-class FailureLimiter {
+public class FailureLimiter {
 
     private record Window(Instant start, int failures) {
     }
@@ -32,7 +32,7 @@ class FailureLimiter {
         this.clock = clock;
     }
 
-    void failed(String source) {
+    public void failed(String source) {
         Instant now = clock.instant();
         windows.merge(source, new Window(now, 1), (old, fresh) ->
                 old.start().plus(window).isBefore(now) ? fresh : new Window(old.start(), old.failures() + 1));
@@ -42,7 +42,7 @@ class FailureLimiter {
     }
 
     /** How long the source must wait, when it has failed too often. */
-    Optional<Duration> blocked(String source) {
+    public Optional<Duration> blocked(String source) {
         Window current = windows.get(source);
         Instant now = clock.instant();
         if (current == null || current.failures() < maxFailures || current.start().plus(window).isBefore(now)) {

@@ -8,7 +8,6 @@ import io.spillover.shared.ProviderUnavailableException;
 import io.spillover.shared.Violation;
 import java.net.URI;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -23,9 +22,6 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.exc.InvalidFormatException;
-import tools.jackson.databind.exc.MismatchedInputException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * Every error of the API as an RFC 9457 problem detail. Field errors come as {@code errors: [{field,
@@ -96,62 +92,11 @@ class ApiErrors extends ResponseEntityExceptionHandler {
         if (!(cause instanceof JacksonException jackson)) {
             return new Violation("body", "must be a JSON document");
         }
-        String field = path(jackson);
-        if (jackson instanceof UnrecognizedPropertyException unknown) {
-            return new Violation(field, "unknown field " + unknown.getPropertyName());
-        }
-        if (jackson instanceof InvalidFormatException format && format.getValue() instanceof String text
-                && text.indexOf('\0') >= 0) {
-            return new Violation(field, JsonInput.NUL);
-        }
-        if (jackson instanceof InvalidFormatException format && format.getTargetType() != null) {
-            return new Violation(field, "must be " + describeType(format.getTargetType()));
-        }
-        if (jackson instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
-            return new Violation(field, "must be " + describeType(mismatch.getTargetType()));
-        }
-        return new Violation(field.isEmpty() ? "body" : field, "is not valid JSON");
-    }
-
-    private static String path(JacksonException e) {
-        var path = new StringBuilder();
-        for (JacksonException.Reference ref : e.getPath()) {
-            if (ref.getPropertyName() != null) {
-                path.append(path.isEmpty() ? "" : ".").append(ref.getPropertyName());
-            } else if (ref.getIndex() >= 0) {
-                path.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return path.isEmpty() ? "body" : path.toString();
+        return JsonErrors.violation(jackson);
     }
 
     private static String describeType(Class<?> type) {
-        if (type.isEnum()) {
-            return "one of " + java.util.Arrays.stream(type.getEnumConstants()).map(Object::toString)
-                    .collect(Collectors.joining(", "));
-        }
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
-            return "a whole number";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (List.class.isAssignableFrom(type)) {
-            return "a list";
-        }
-        if (java.util.Map.class.isAssignableFrom(type)) {
-            return "an object";
-        }
-        if (type == java.util.UUID.class) {
-            return "a UUID";
-        }
-        if (type == java.time.Instant.class) {
-            return "an ISO-8601 instant such as 2026-12-02T10:00:00Z";
-        }
-        return "an object";
+        return JsonErrors.describeType(type);
     }
 
     static ProblemDetail invalidProblem(List<Violation> violations) {

@@ -1,6 +1,7 @@
 package io.spillover.webhooks;
 
 import com.standardwebhooks.Webhook;
+import io.spillover.system.SecretBox;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.SocketTimeoutException;

@@ -6,6 +6,7 @@ import io.spillover.shared.NotFoundException;
 import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
+import io.spillover.system.SecretBox;
 import io.spillover.tenancy.TeamService;
 import java.security.SecureRandom;
 import java.time.Clock;

@@ -9,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -20,6 +21,10 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -61,6 +66,44 @@ class CliTest extends ApiTest {
         String other = team(Map.of(instanceType, 1));
         submit(other, job("holder", entry(instanceType, 1)));
         awaitStatus(other, "holder", "RUNNING");
+    }
+
+    /**
+     * A team admin makes a token with an access key through the CLI; unchanged AWS SDK code signs with it, and the
+     * job it makes through the SageMaker endpoint is the job {@code spillover describe} shows.
+     */
+    @Test
+    void tokenWithAnAccessKeyMadeHereSignsSageMakerCallsWhoseJobTheCliDescribes() {
+        token = expect(api.post("/api/v1/teams/" + team + "/tokens", Map.of("name", "admin", "role", "TEAM_ADMIN")),
+                201).json().get("secret").asString();
+        login();
+
+        Run made = cli("token", "sdk", "--access-key", "-o", "json");
+        JsonNode key = made.json();
+        try (var sagemaker = SageMakerClient.builder()
+                .endpointOverride(URI.create(url() + "/sagemaker"))
+                .region(Region.EU_CENTRAL_1)
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(
+                                key.get("accessKeyId").asString(), key.get("secretAccessKey").asString())))
+                .build()) {
+            sagemaker.createTrainingJob(r -> r.trainingJobName("from-sdk").roleArn("arn:aws:iam::111122223333:role/R")
+                    .outputDataConfig(o -> o.s3OutputPath("s3://bucket/out"))
+                    .algorithmSpecification(a -> a.trainingImage("image:1").trainingInputMode("File"))
+                    .resourceConfig(c -> c.instanceType(G5).instanceCount(1).volumeSizeInGB(10)));
+        }
+        Run text = cli("token", "plain");
+        JsonNode described = cli("describe", "from-sdk", "-o", "json").json();
+
+        assertThat(made.exit()).as(made.err()).isZero();
+        assertThat(key.get("accessKeyId").asString()).matches("SPLK[A-Z2-7]{16}");
+        assertThat(key.get("secretAccessKey").asString()).hasSize(40);
+        assertThat(text.out()).startsWith("token:             spl_").doesNotContain("access key id");
+        assertThat(described.get("name").asString()).isEqualTo("from-sdk");
+        assertThat(described.get("kind").asString()).isEqualTo("TRAINING");
+        assertThat(described.get("instancePreferences").get(0).get("instanceType").asString()).isEqualTo(G5);
+        assertThat(expect(api.get("/api/v1/teams/" + team + "/tokens"), 200).json().findValuesAsString("accessKeyId"))
+                .containsExactly(key.get("accessKeyId").asString());
     }
 
     private Run cli(String... args) {

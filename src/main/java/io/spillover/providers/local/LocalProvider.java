@@ -2,6 +2,7 @@ package io.spillover.providers.local;
 
 import io.spillover.capacity.FleetOffering;
 import io.spillover.catalog.Catalog;
+import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.providers.CapacityProvider;
 import io.spillover.providers.LaunchOutcome;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,8 +118,8 @@ class LocalProvider implements CapacityProvider, DisposableBean {
         LocalRun run;
         try {
             Files.createDirectories(dir);
-            run = request.container() != null && !request.container().command().isEmpty()
-                    ? LocalRun.process(request, dir, this::report)
+            List<String> command = command(request);
+            run = !command.isEmpty() ? LocalRun.process(request, command, dir, this::report)
                     : LocalRun.simulated(request, dir, simulatedRuntime(request), exitCode(request), timers, this::report);
         } catch (IOException e) {
             return new LaunchOutcome.Failed("could not start " + request.providerJobName() + ": " + e.getMessage());
@@ -164,6 +166,30 @@ class LocalProvider implements CapacityProvider, DisposableBean {
         } catch (RuntimeException e) {
             log.error("Could not record that {} is {}; the next scheduler takeover reconciles it", name, status, e);
         }
+    }
+
+    /**
+     * The job's command: its container's, else the entrypoint and arguments a SageMaker-shaped body gave
+     * ({@code AlgorithmSpecification.ContainerEntrypoint} and {@code ContainerArguments}, or {@code AppSpecification}'s
+     * for a processing job), so a job made by unchanged SageMaker client code runs here as it would in its container.
+     */
+    static List<String> command(LaunchRequest request) {
+        if (request.container() != null && !request.container().command().isEmpty()) {
+            return request.container().command();
+        }
+        if (request.sagemaker() == null) {
+            return List.of();
+        }
+        Object spec = request.sagemaker().passThrough().get(request.kind() == JobKind.TRAINING
+                ? "AlgorithmSpecification" : "AppSpecification");
+        var command = new ArrayList<String>();
+        if (spec instanceof Map<?, ?> fields && fields.get("ContainerEntrypoint") instanceof List<?> entrypoint) {
+            entrypoint.forEach(part -> command.add(String.valueOf(part)));
+            if (fields.get("ContainerArguments") instanceof List<?> arguments) {
+                arguments.forEach(part -> command.add(String.valueOf(part)));
+            }
+        }
+        return command;
     }
 
     private Duration simulatedRuntime(LaunchRequest request) {

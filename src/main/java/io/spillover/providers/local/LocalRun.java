@@ -5,6 +5,7 @@ import io.spillover.providers.ProviderJobStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +42,9 @@ final class LocalRun {
     }
 
     /** Starts the command with the job's environment and the variables naming what it runs on. */
-    static LocalRun process(LaunchRequest request, Path dir, Reports reports) throws IOException {
+    static LocalRun process(LaunchRequest request, List<String> command, Path dir, Reports reports) throws IOException {
         Path log = dir.resolve(LOG);
-        var builder = new ProcessBuilder(request.container().command())
+        var builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

@@ -49,9 +49,10 @@ class SageMakerConfiguration {
     @Bean
     SageMakerProvider sageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
                                         ApplicationEventPublisher events, TeamSageMakerService teams,
-                                        SageMakerQuotaProperties quotas, SageMakerClients clients, Catalog catalog) {
+                                        SageMakerQuotaProperties quotas, SageMakerClients clients, Catalog catalog,
+                                        SageMakerHealth health) {
         return new SageMakerProvider(properties, api, watch, events, teams, quotas,
-                new ServiceQuotas(clients, catalog));
+                new ServiceQuotas(clients, catalog), health);
     }
 
     @Bean

@@ -59,11 +59,13 @@ final class SageMakerProvider implements CapacityProvider {
     private final SageMakerQuotaProperties quotaProperties;
     private final ServiceQuotas serviceQuotas;
     private final OutsideUse outsideUse;
+    private final SageMakerHealth health;
 
     SageMakerProvider(SageMakerProperties properties, SageMakerApi api, JobWatch watch,
                       ApplicationEventPublisher events, TeamSageMakerService teams,
-                      SageMakerQuotaProperties quotaProperties, ServiceQuotas serviceQuotas) {
+                      SageMakerQuotaProperties quotaProperties, ServiceQuotas serviceQuotas, SageMakerHealth health) {
         this.properties = properties;
+        this.health = health;
         this.teams = teams;
         this.quotaProperties = quotaProperties;
         this.serviceQuotas = serviceQuotas;
@@ -123,9 +125,12 @@ final class SageMakerProvider implements CapacityProvider {
             try {
                 quotas = serviceQuotas.read(region);
             } catch (RuntimeException e) {
-                failed.put(region, e.getMessage());
+                String why = "Service Quotas could not be read: " + e.getMessage();
+                failed.put(region, why);
+                health.quotasNotRead(region, why);
                 continue;
             }
+            health.quotasRead(region);
             OutsideUse.Reading outside;
             try {
                 outside = outsideUse.read(region);

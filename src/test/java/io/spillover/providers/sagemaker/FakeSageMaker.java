@@ -116,6 +116,7 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     static final int QUOTA_PAGE = 2;
     private final Map<String, Deque<Injected>> injected = new ConcurrentHashMap<>();
     private final Set<String> failWithCapacityError = ConcurrentHashMap.newKeySet();
+    private final Set<String> quotasDenied = ConcurrentHashMap.newKeySet();
     private volatile boolean outage;
     private volatile Unreliable unreliable;
     private final AtomicInteger throttled = new AtomicInteger();
@@ -181,6 +182,14 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
     /** The next call of {@code operation} takes effect, but its answer is lost (the connection is reset). */
     void loseAnswerOfNext(String operation) {
         injected.computeIfAbsent(operation, o -> new ArrayDeque<>()).add(new Injected(0, null, null, true));
+    }
+
+    /**
+     * Service Quotas refuses every call in the region, as it refuses an identity without {@code servicequotas:*}; for
+     * good (a test sets it before the service starts, so the region's quotas are never read).
+     */
+    void denyQuotas(String region) {
+        quotasDenied.add(region);
     }
 
     /** Training jobs on this type fail as SageMaker fails them when it finds no instances. */
@@ -453,6 +462,10 @@ public final class FakeSageMaker implements ResponseDefinitionTransformerV2 {
         };
         if (source == null) {
             return error(400, "UnknownOperationException", "fake Service Quotas does not know " + operation);
+        }
+        if (quotasDenied.contains(region)) {
+            return error(400, "AccessDeniedException", "User: arn:aws:sts::111122223333:assumed-role/Spillover/i-0 is"
+                    + " not authorized to perform: servicequotas:" + operation);
         }
         if (!body.path("ServiceCode").asString("").equals("sagemaker")) {
             return error(400, "NoSuchResourceException", "The request failed because the specified service does"

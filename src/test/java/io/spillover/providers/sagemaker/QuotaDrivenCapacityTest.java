@@ -26,6 +26,7 @@ import tools.jackson.databind.JsonNode;
 @TestPropertySource(properties = {
         "spillover.provider=sagemaker",
         "spillover.sagemaker.region=us-east-1",
+        "spillover.sagemaker.regions=us-east-1,us-west-2",
         "spillover.sagemaker.role-arn=arn:aws:iam::111122223333:role/SpilloverJobs",
         "spillover.sagemaker.output-s3-uri=s3://spillover-artifacts/out",
         "spillover.sagemaker.status-interval=100ms",
@@ -42,6 +43,7 @@ class QuotaDrivenCapacityTest extends ApiTest {
     static final String M5 = "ml.m5.xlarge";
     static final String G5 = "ml.g5.12xlarge";
     static final String IMAGE = "111122223333.dkr.ecr.us-east-1.amazonaws.com/train:1";
+    static final String WEST = "us-west-2";
     static final FakeSageMaker AWS;
 
     static {
@@ -51,6 +53,8 @@ class QuotaDrivenCapacityTest extends ApiTest {
         // AWS's defaults are read once, at the first reading after startup
         AWS.defaultQuota("us-east-1", P5, "training", 0);
         AWS.defaultQuota("us-east-1", G5, "training", 2);
+        // an identity that may not call Service Quotas there: us-west-2's quotas are never read
+        AWS.denyQuotas(WEST);
     }
 
     @Autowired
@@ -105,6 +109,50 @@ class QuotaDrivenCapacityTest extends ApiTest {
                 + c.get("ResourceConfig").get("InstanceCount").asInt()).containsExactly(P5 + " x 2", P4D + " x 4");
         assertThat(describe(team, "spill").get("selection").get("index").asInt()).isEqualTo(1);
         assertThat(offering(P5).get("unavailableCause").asString()).isEqualTo("an insufficient-capacity error");
+    }
+
+    @Test
+    void whereQuotasCannotBeReadAJobIsCreatedAtOnceAndACapacityErrorFallsThroughToTheP4d() {
+        AWS.noCapacityFor(P5);
+        String team = team(Map.of(P5, 4, P4D, 4));
+
+        JsonNode job = submit(team, sageMakerJob("unread", west(P5, 2), west(P4D, 4)));
+        String first = providerName(job, 1);
+        String second = providerName(job, 2);
+        await().until(() -> AWS.job(second) != null);
+
+        assertThat(AWS.requests("CreateTrainingJob", "TrainingJobName", first)).extracting(c -> c.get("ResourceConfig")
+                .get("InstanceType").asString() + " x " + c.get("ResourceConfig").get("InstanceCount").asInt())
+                .containsExactly(P5 + " x 2");
+        assertThat(AWS.requests("CreateTrainingJob", "TrainingJobName", second)).extracting(c -> c.get("ResourceConfig")
+                .get("InstanceType").asString() + " x " + c.get("ResourceConfig").get("InstanceCount").asInt())
+                .containsExactly(P4D + " x 4");
+        JsonNode p4d = offering(WEST, P4D);
+        assertThat(p4d.get("limitSource").asString()).isEqualTo("unknown");
+        assertThat(p4d.get("quotaUnknownBecause").asString()).startsWith("Service Quotas could not be read:")
+                .contains("not authorized to perform: servicequotas:ListServiceQuotas");
+        assertThat(offering(WEST, P5).get("unavailableCause").asString()).isEqualTo("an insufficient-capacity error");
+        assertThat(reasons(awaitEvaluation(team, "unread")).get(1)).startsWith("selected; the account's service quota"
+                + " for it is unknown (Service Quotas could not be read:").endsWith("), so it is tried");
+        JsonNode health = api.as(null).get("/actuator/health").json();
+        assertThat(health.get("status").asString()).isEqualTo("UP");
+        assertThat(health.get("components").get("sagemaker").get("status").asString()).isEqualTo("QUOTAS_UNKNOWN");
+    }
+
+    @Test
+    void whereQuotasCannotBeReadNoCountIsRefusedAsNeverRunnableAndARefusalTeachesTheLimit() {
+        String team = team(Map.of(G6E, 64));
+        AWS.failNext("CreateTrainingJob", 400, "ResourceLimitExceeded", "The account-level service limit"
+                + " 'ml.g6e.48xlarge for training job usage' is 2 Instances, with current utilization of 0 Instances"
+                + " and a request delta of 64 Instances. Please use AWS Service Quotas to request an increase.");
+
+        submit(team, sageMakerJob("huge", west(G6E, 64)));
+        JsonNode learned = await().until(() -> offering(WEST, G6E), o -> o.get("limitSource").asString()
+                .equals("learned"));
+
+        assertThat(learned.get("trainingQuota").asInt()).isEqualTo(2);
+        assertThat(learned.get("total").asInt()).isEqualTo(2);
+        expect(api.post("/api/v1/teams/" + team + "/jobs", sageMakerJob("huge-2", west(G6E, 64))), 201);
     }
 
     @Test
@@ -224,10 +272,11 @@ class QuotaDrivenCapacityTest extends ApiTest {
         assertThat(m5.get("trainingQuota").asInt()).isEqualTo(2);
         assertThat(m5.get("processingQuota").asInt()).isEqualTo(1);
         assertThat(m5.get("total").asInt()).isEqualTo(2);
-        // seven quotas, two a page: a refresh reads four pages, following NextToken
+        // seven quotas, two a page: a refresh reads four pages of us-east-1, following NextToken, then is refused
+        // the first of us-west-2
         List<String> tokens = new ArrayList<>();
         AWS.quotaRequests().forEach(r -> tokens.add(r.path("NextToken").asString("-")));
-        assertThat(tokens).containsExactly("-", "2", "4", "6");
+        assertThat(tokens).containsExactly("-", "2", "4", "6", "-");
         assertThat(AWS.quotaRequests()).allSatisfy(r -> assertThat(r.get("ServiceCode").asString())
                 .isEqualTo("sagemaker"));
     }
@@ -303,9 +352,18 @@ class QuotaDrivenCapacityTest extends ApiTest {
         return errors;
     }
 
+    private static Map<String, Object> west(String instanceType, int count) {
+        return Map.of("instanceType", instanceType, "instanceCount", count, "region", WEST);
+    }
+
     private JsonNode offering(String instanceType) {
+        return offering("us-east-1", instanceType);
+    }
+
+    private JsonNode offering(String region, String instanceType) {
         for (JsonNode offering : expect(api.get("/api/v1/capacity"), 200).json()) {
             if (offering.get("instanceType").asString().equals(instanceType)
+                    && offering.get("region").asString().equals(region)
                     && offering.get("source").asString().equals("on-demand")) {
                 return offering;
             }

@@ -1,4 +1,4 @@
-package io.spillover.webhooks;
+package io.spillover.system;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,17 +21,19 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps hooks' signing secrets encrypted at rest: AES-256-GCM under {@code spillover.webhooks.secret-key}, each
- * with a random nonce, the key's id (a digest of it) stored beside, so a secret sealed under another key is told
- * apart from a damaged one. A secret must sign, so unlike a token it cannot be kept as a hash; a database
- * backup without the key holds no usable secret.
+ * Keeps secrets that must be used again, not only checked, encrypted at rest: hooks' signing secrets and the secret
+ * access keys clients sign SigV4 requests with. AES-256-GCM under {@code spillover.webhooks.secret-key} (the name
+ * it had when hooks were its only users), each with a random nonce, the key's id (a digest of it) stored beside, so
+ * a secret sealed under another key is told apart from a damaged one. A secret must sign or check a signature, so
+ * unlike a token it cannot be kept as a hash; a database backup without the key holds no usable secret.
  * <p>
  * Without a configured key, the embedded database's demo makes one and keeps it in {@code spillover.data-dir}
  * (mode 600), as it keeps the demo logins. On an external database there is no such default: replicas would
- * each make their own, and could not open each other's secrets; hooks are then refused until a key is set.
+ * each make their own, and could not open each other's secrets; what needs a secret is then refused until a key
+ * is set.
  */
 @Component
-class SecretBox {
+public class SecretBox {
 
     static final String KEY_FILE = "webhook-secret.key";
     private static final int NONCE_BYTES = 12;
@@ -41,25 +43,25 @@ class SecretBox {
     private final SecretKeySpec key;
     private final String keyId;
 
-    SecretBox(WebhookProperties properties, @Value("${spring.datasource.url:}") String datasourceUrl,
-              @Value("${spillover.data-dir}") Path dataDir) {
-        byte[] raw = properties.secretKey() != null ? decode(properties.secretKey())
+    SecretBox(@Value("${spillover.webhooks.secret-key:}") String configuredKey,
+              @Value("${spring.datasource.url:}") String datasourceUrl, @Value("${spillover.data-dir}") Path dataDir) {
+        byte[] raw = !configuredKey.isBlank() ? decode(configuredKey.trim())
                 : datasourceUrl.isEmpty() ? demoKey(dataDir.toAbsolutePath().resolve(KEY_FILE)) : null;
         if (raw == null) {
-            log.warn("No spillover.webhooks.secret-key (SPILLOVER_WEBHOOKS_SECRET_KEY): webhooks cannot be created"
-                    + " until one is set (32 random bytes, base64; every replica the same)");
+            log.warn("No spillover.webhooks.secret-key (SPILLOVER_WEBHOOKS_SECRET_KEY): webhooks and SigV4 access keys"
+                    + " cannot be made until one is set (32 random bytes, base64; every replica the same)");
         }
         this.key = raw == null ? null : new SecretKeySpec(raw, "AES");
         this.keyId = raw == null ? null : idOf(raw);
     }
 
     /** The id of the key in use; empty when there is none. */
-    Optional<String> keyId() {
+    public Optional<String> keyId() {
         return Optional.ofNullable(keyId);
     }
 
     /** The secret sealed: nonce, then ciphertext with its tag. */
-    byte[] seal(byte[] secret) {
+    public byte[] seal(byte[] secret) {
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
         try {
@@ -73,9 +75,9 @@ class SecretBox {
     }
 
     /** The secret a {@link #seal} made under key {@code sealedUnder}. */
-    byte[] open(byte[] sealed, String sealedUnder) {
+    public byte[] open(byte[] sealed, String sealedUnder) {
         if (!sealedUnder.equals(keyId)) {
-            throw new IllegalStateException("the hook's secret was sealed under another spillover.webhooks.secret-key"
+            throw new IllegalStateException("the secret was sealed under another spillover.webhooks.secret-key"
                     + " (key id " + sealedUnder + ", this instance has " + (keyId == null ? "none" : keyId) + ")");
         }
         try {
@@ -83,7 +85,7 @@ class SecretBox {
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(128, sealed, 0, NONCE_BYTES));
             return cipher.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the hook's secret cannot be opened: it was altered", e);
+            throw new IllegalStateException("the secret cannot be opened: it was altered", e);
         }
     }
 
@@ -122,11 +124,11 @@ class SecretBox {
             } catch (UnsupportedOperationException notPosix) {
                 // the file system has no such permissions (Windows): the data directory's own protect it
             }
-            log.info("Made a key for hooks' signing secrets in {} (set spillover.webhooks.secret-key instead to"
+            log.info("Made a key for stored secrets (hooks' signing secrets, SigV4 keys) in {} (set spillover.webhooks.secret-key instead to"
                     + " choose one)", file);
             return raw;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not keep the webhook secret key in " + file, e);
+            throw new UncheckedIOException("could not keep the secret key in " + file, e);
         }
     }
 
