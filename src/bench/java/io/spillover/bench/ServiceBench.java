@@ -50,6 +50,8 @@ import tools.jackson.databind.json.JsonMapper;
  *       {@code STARTING}, and which jobs were evaluated in that cycle (read from the database);</li>
  *   <li>heap used after a full GC with that queue, in this JVM (the service's; the client's share is small).</li>
  * </ol>
+ * Issue #32's parts are {@link EstimatesParts}': the floor endpoint beside the submissions, the chains with estimates
+ * off and on at each queue length and after bursts, and how soon a release's moved estimates are written.
  */
 final class ServiceBench {
 
@@ -58,16 +60,20 @@ final class ServiceBench {
 
     /** What a mode runs. */
     record Settings(int clients, int submissions, int warmup, int batchClients, int batchedJobs, int releases,
-                    List<Integer> levels, int levelReleases, List<Integer> pollIntervals, int crowdedReleases) {
+                    List<Integer> levels, int levelReleases, List<Integer> pollIntervals, int crowdedReleases,
+                    int burst, int refreshReleases) {
 
         String describe() {
             return ("%d client threads; %d measured submissions after %d warm-up; %d jobs in batches of %d from %d "
                     + "clients; %d releases in the wake-up chain; then, from an emptied queue, the queue filled in "
-                    + "batches to %s pending jobs, with a chain of %d releases and one release of an offering a "
-                    + "job waits on at each, and %d releases of the offering every pending job waits on right after "
-                    + "the burst that filled the queue and %d more once it settled")
+                    + "batches to %s pending jobs, with a chain of %d releases (estimates off, then on), %d "
+                    + "releases of an offering a line of jobs waits on (to the moved estimates' write) and one "
+                    + "release of an offering a job waits on at each, and %d releases of the offering every pending "
+                    + "job waits on right after the burst that filled the queue and %d more once it settled; then two "
+                    + "bursts of %d jobs, each followed by a chain (estimates off, then on); the floor endpoint beside "
+                    + "the submissions")
                     .formatted(clients, submissions, warmup, batchedJobs, BATCH, batchClients, releases, levels,
-                            levelReleases, crowdedReleases, crowdedReleases);
+                            levelReleases, refreshReleases, crowdedReleases, crowdedReleases, burst);
         }
 
         int pending() {
@@ -112,9 +118,9 @@ final class ServiceBench {
     }
 
     /**
-     * Estimations of every pending job's start (issue #17) over a stretch of time, from the estimator's
-     * {@code spillover.estimates.run} timer: each follows the cycles of a burst, on a thread of its own, so it
-     * shares the cores with the scheduler rather than delaying it.
+     * Estimations of pending jobs' starts (issues #17, #32) over a stretch of time, from the estimator's
+     * {@code spillover.estimates.run} timers (both scopes, full and changes): on a thread and a database pool of its
+     * own, so it shares the cores with the scheduler rather than delaying it.
      *
      * @param maxMs the longest in the timer's recent window
      */
@@ -164,7 +170,8 @@ final class ServiceBench {
 
     /** @param slowStatements statements seen running longer than {@value SlowStatements#THRESHOLD_MS} ms, all run long */
     record Result(Settings settings, Submissions submissions, Batches batches, WakeUp wakeUp, List<Level> levels,
-                  Memory memory, List<CommitRate.Measured> commits, List<SlowStatements.Seen> slowStatements) {
+                  Memory memory, List<CommitRate.Measured> commits, List<SlowStatements.Seen> slowStatements,
+                  EstimatesParts.Floor floor, List<EstimatesParts.AtLevel> estimates, EstimatesParts.Bursts bursts) {
 
         /** The release at the most jobs pending. */
         Release release() {
@@ -185,9 +192,12 @@ final class ServiceBench {
     }
 
     static Settings settings(boolean quick) {
-        return quick ? new Settings(16, 2_000, 1_000, 4, 4_000, 50, List.of(1_000, 10_000), 20, List.of(30, 60), 20)
+        // quick: chains of 11 jobs at each length and after each burst (four per length, two after the bursts), so
+        // that the run stays short; its figures prove the parts run, not the targets
+        return quick ? new Settings(16, 2_000, 1_000, 4, 4_000, 50, List.of(1_000, 10_000), 10, List.of(30, 60), 20,
+                3_000, 5)
                 : new Settings(16, 10_000, 2_000, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200, List.of(30, 60),
-                        40);
+                        40, 30_000, 20);
     }
 
     static Result run(Settings settings) throws Exception {
@@ -197,6 +207,7 @@ final class ServiceBench {
                 "--spillover.bootstrap-admin-token=" + ADMIN_TOKEN,
                 "--spillover.local.fleet=file:src/bench/service-fleet.yml",
                 "--spillover.local.stop-grace=0s",
+                "--spillover.bench.floor-endpoint=true",
                 "--logging.level.root=WARN")) {
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
             var jdbc = new JdbcTemplate(context.getBean(DataSource.class));
@@ -206,10 +217,12 @@ final class ServiceBench {
             commits.forEach(c -> log("  %d client(s): %.0f commits/s, p50 %.2f ms, p99 %.2f ms".formatted(c.clients(),
                     c.perSecond(), c.latencyMs().p50(), c.latencyMs().p99())));
             var bench = new Run(port, settings, jdbc, context.getBean(MeterRegistry.class));
+            bench.estimator = context.getBean("startEstimator", org.springframework.context.Lifecycle.class);
             try (var slow = new SlowStatements(database)) {
                 Result result = bench.all(commits);
                 return new Result(result.settings(), result.submissions(), result.batches(), result.wakeUp(),
-                        result.levels(), result.memory(), result.commits(), slow.seen());
+                        result.levels(), result.memory(), result.commits(), slow.seen(), result.floor(),
+                        result.estimates(), result.bursts());
             }
         }
     }
@@ -303,7 +316,7 @@ final class ServiceBench {
     }
 
     /** One run against one started service. */
-    private static final class Run {
+    static final class Run {
 
         final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
@@ -313,6 +326,8 @@ final class ServiceBench {
         final MeterRegistry registry;
         final Map<String, String> tokens = new LinkedHashMap<>();
         final AtomicInteger names = new AtomicInteger();
+        /** The service's estimator, to turn estimates off and on ({@link EstimatesParts}); null to leave it be. */
+        org.springframework.context.Lifecycle estimator;
 
         Run(int port, Settings settings, JdbcTemplate jdbc, MeterRegistry registry) {
             this.registry = registry;
@@ -322,7 +337,7 @@ final class ServiceBench {
         }
 
         Result all(List<CommitRate.Measured> commits) throws Exception {
-            for (String team : List.of("bench", "relay", "holder")) {
+            for (String team : List.of("bench", "relay", "holder", EstimatesParts.LINE_TEAM)) {
                 team(team);
             }
             long heapBefore = heapAfterGc();
@@ -333,10 +348,13 @@ final class ServiceBench {
             awaitStatus("holder", "hold-c5-xlarge", "RUNNING");
 
             log("part 1: %d + %d submissions from %d clients".formatted(settings.warmup(), settings.submissions(), settings.clients()));
+            jdbc.execute(FloorEndpoint.TABLE);
             submitMany(settings.warmup());
+            postMany(settings.warmup(), EstimatesParts.FLOOR_PATH);
             Submissions submissions = submitMany(settings.submissions());
             log("  %.0f submissions/s, p50 %.1f ms, p99 %.1f ms".formatted(submissions.perSecond(),
                     submissions.latencyMs().p50(), submissions.latencyMs().p99()));
+            EstimatesParts.Floor floor = EstimatesParts.floor(this, submissions);
 
             log("part 1b: %d jobs in batches of %d from %d clients".formatted(settings.batchedJobs(), BATCH,
                     settings.batchClients()));
@@ -351,6 +369,7 @@ final class ServiceBench {
             log("part 3: emptying the queue, then filling it to %s pending".formatted(settings.levels()));
             stopPending("bench");
             var levels = new ArrayList<Level>();
+            var estimates = new ArrayList<EstimatesParts.AtLevel>();
             Memory memory = null;
             String holderTeam = "holder";
             String holderJob = "hold-c5-xlarge";
@@ -373,16 +392,23 @@ final class ServiceBench {
                     memory = new Memory(pending, heapBefore, heapAtQueue, (heapAtQueue - heapBefore) / (double) pending,
                             Runtime.getRuntime().maxMemory(), rss());
                 }
+                EstimatesParts.Chained off = EstimatesParts.chainWithout(this, "chain-off-" + level + "-");
+                EstimatesParts.Mark from = EstimatesParts.mark(this);
                 WakeUp chain = wakeUp(settings.levelReleases(), "chain-" + level + "-");
+                EstimatesParts.Load load = EstimatesParts.since(this, from);
                 log("  wake-up p50 %.0f ms, p99 %.0f ms; %d sweeps of %.0f ms".formatted(chain.serverMs().p50(),
                         chain.serverMs().p99(), chain.sweeps().count(), chain.sweeps().meanMs()));
+                EstimatesParts.Refresh refresh = EstimatesParts.refresh(this, level);
                 Release release = release(pending, filled, holderTeam, holderJob, waiter);
                 Crowded settled = crowded("settled", burstEnded);
                 levels.add(new Level(pending, chain, release, afterBurst, settled));
+                estimates.add(new EstimatesParts.AtLevel(pending, off.wakeUp(), chain, load, refresh));
                 holderTeam = "bench";
                 holderJob = waiter; // it holds ml.c5.xlarge now, for the next level's release
             }
-            return new Result(settings, submissions, batches, wakeUp, levels, memory, commits, List.of());
+            EstimatesParts.Bursts bursts = EstimatesParts.bursts(this);
+            return new Result(settings, submissions, batches, wakeUp, levels, memory, commits, List.of(), floor,
+                    estimates, bursts);
         }
 
         /** Who runs on ml.c5.2xlarge, the offering every job of parts 1 and 3 waits on: team and job name. */
@@ -492,7 +518,8 @@ final class ServiceBench {
             expect(send(null, "PUT", "/admin/teams/" + team,
                     "{\"displayName\": \"" + team + "\", \"weight\": 1, \"queueing\": \"BEST_EFFORT_FIFO\"}"), 201);
             expect(send(null, "PUT", "/admin/teams/" + team + "/quotas", """
-                    {"instanceLimits": {"ml.c5.2xlarge": 1000, "ml.m5.xlarge": 1000, "ml.c5.xlarge": 1000},
+                    {"instanceLimits": {"ml.c5.2xlarge": 1000, "ml.m5.xlarge": 1000, "ml.c5.xlarge": 1000,
+                                        "ml.m5.2xlarge": 1000},
                      "maxAccelerators": 1000, "maxConcurrentJobs": 1000}"""), 200);
             Response token = expect(send(null, "POST", "/teams/" + team + "/tokens",
                     "{\"name\": \"bench\", \"role\": \"MEMBER\"}"), 201);
@@ -501,6 +528,11 @@ final class ServiceBench {
 
         /** {@code count} jobs of team bench waiting on ml.c5.2xlarge, from the client pool; their latencies. */
         Submissions submitMany(int count) throws Exception {
+            return postMany(count, "/teams/bench/jobs");
+        }
+
+        /** {@code count} submissions' bodies posted to the path (of team bench) from the client pool; their latencies. */
+        Submissions postMany(int count, String path) throws Exception {
             ExecutorService pool = Executors.newFixedThreadPool(settings.clients());
             var next = new AtomicInteger();
             var errors = new AtomicInteger();
@@ -512,11 +544,11 @@ final class ServiceBench {
                     while (next.getAndIncrement() < count) {
                         String body = body("sub-" + names.incrementAndGet(), "ml.c5.2xlarge", 0);
                         long t = System.nanoTime();
-                        Response r = send("bench", "POST", "/teams/bench/jobs", body);
+                        Response r = send("bench", "POST", path, body);
                         latencies.add((System.nanoTime() - t) / 1e6);
                         if (r.status() != 201) {
                             if (errors.incrementAndGet() <= 3) {
-                                System.err.println("submission answered " + r.status() + ": " + r.body());
+                                System.err.println(path + " answered " + r.status() + ": " + r.body());
                             }
                         }
                     }
@@ -579,9 +611,10 @@ final class ServiceBench {
 
         WakeUp wakeUp(int chainLength, String prefix) throws Exception {
             Timer sweepTimer = registry.get("spillover.scheduling.cycle").tag("scope", "sweep").timer();
-            Timer estimationTimer = registry.get("spillover.estimates.run").timer();
-            long estimationsBefore = estimationTimer.count();
-            double estimationMsBefore = estimationTimer.totalTime(TimeUnit.MILLISECONDS);
+            var estimationTimers = registry.get("spillover.estimates.run").timers();
+            long estimationsBefore = estimationTimers.stream().mapToLong(Timer::count).sum();
+            double estimationMsBefore = estimationTimers.stream()
+                    .mapToDouble(t -> t.totalTime(TimeUnit.MILLISECONDS)).sum();
             long sweepsBefore = sweepTimer.count();
             double sweepMsBefore = sweepTimer.totalTime(TimeUnit.MILLISECONDS);
             long chainFrom = System.nanoTime();
@@ -601,10 +634,12 @@ final class ServiceBench {
             long sweeps = sweepTimer.count() - sweepsBefore;
             double sweepMs = sweepTimer.totalTime(TimeUnit.MILLISECONDS) - sweepMsBefore;
             var sweepStats = new Sweeps(sweeps, sweeps == 0 ? 0 : sweepMs / sweeps, sweepMs / chainMs);
-            long estimations = estimationTimer.count() - estimationsBefore;
-            double estimationMs = estimationTimer.totalTime(TimeUnit.MILLISECONDS) - estimationMsBefore;
+            long estimations = estimationTimers.stream().mapToLong(Timer::count).sum() - estimationsBefore;
+            double estimationMs = estimationTimers.stream().mapToDouble(t -> t.totalTime(TimeUnit.MILLISECONDS)).sum()
+                    - estimationMsBefore;
             var estimationStats = new Estimations(estimations, estimations == 0 ? 0 : estimationMs / estimations,
-                    estimationTimer.max(TimeUnit.MILLISECONDS), estimationMs / chainMs);
+                    estimationTimers.stream().mapToDouble(t -> t.max(TimeUnit.MILLISECONDS)).max().orElse(0),
+                    estimationMs / chainMs);
             var wakes = new ArrayList<Double>();
             var releases = new ArrayList<Instant>();
             for (Instant start : starts) {

@@ -176,6 +176,15 @@ final class Tables {
         md.append("| submission latency p50 / p95 / p99 / max | ").append(fixed(l.p50(), 1)).append(" / ")
                 .append(fixed(l.p95(), 1)).append(" / ").append(fixed(l.p99(), 1)).append(" / ").append(fixed(l.max(), 1))
                 .append(" ms | p99 = ").append(fixed(l.p99() / commit, 0)).append(" commits |\n");
+        EstimatesParts.Floor floor = r.floor();
+        md.append("| the floor: a bench-only endpoint of the same stack (token, access rule, JSON body, one `INSERT` in a")
+                .append(" transaction), same clients and bodies | ").append(fixed(floor.floor().perSecond(), 0))
+                .append(" requests/s, latency p50 / p99 ").append(fixed(floor.floor().latencyMs().p50(), 1))
+                .append(" / ").append(fixed(floor.floor().latencyMs().p99(), 1)).append(" ms, ")
+                .append(floor.floor().errors()).append(" errors | the submissions' yardstick |\n");
+        md.append("| submissions against the floor: throughput, p99 | ").append(fixed(floor.throughputRatio(), 2))
+                .append(" × the floor's throughput, p99 ").append(fixed(floor.p99Ratio(), 2))
+                .append(" × the floor's p99 | |\n");
         ServiceBench.Batches b = r.batches();
         md.append("| batch submissions (`jobs:batch`, ").append(b.batchSize()).append(" jobs each, all `201`) | ")
                 .append(b.jobs()).append(" jobs from ").append(b.clients()).append(" clients, ").append(b.errors())
@@ -195,7 +204,7 @@ final class Tables {
                 .append(r.wakeUp().slowReleases()).append(" of ").append(w.count()).append("; ").append(sweeps.count())
                 .append(", ").append(fixed(sweeps.meanMs(), 0)).append(" ms, ").append(fixed(100 * sweeps.shareOfTime(), 2)).append(" % | |\n");
         ServiceBench.Estimations est = r.wakeUp().estimations();
-        md.append("| estimated starts of every pending job, re-estimated during the chain: count, mean / max time, share of the chain's time | ")
+        md.append("| estimations of pending jobs' starts during the chain: count, mean / max time, share of the chain's time | ")
                 .append(est.count()).append(", ").append(fixed(est.meanMs(), 0)).append(" / ").append(fixed(est.maxMs(), 0))
                 .append(" ms, ").append(fixed(100 * est.shareOfTime(), 1)).append(" % | off the scheduler's thread |\n");
         for (ServiceBench.Polling p : r.wakeUp().polling()) {
@@ -228,7 +237,7 @@ final class Tables {
                 .append(" of an offering a job waits on. One commit = ").append(fixed(commit, 2)).append(" ms.\n\n")
                 .append("| pending | wake-up p50 / p99 / max | p99 in commits | safety sweeps during the chain: count, mean")
                 .append(" | one release → waiting job `STARTING` | jobs evaluated in that cycle")
-                .append(" | re-estimations of every pending job's start during the chain: count, mean / max |\n")
+                .append(" | estimations of pending jobs' starts during the chain: count, mean / max |\n")
                 .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (ServiceBench.Level level : r.levels()) {
             ServiceBench.Percentiles wake = level.wakeUp().serverMs();
@@ -268,8 +277,59 @@ final class Tables {
                         .append(seen.samples()).append(" | ").append(fixed(seen.longestMs(), 0)).append(" ms |\n");
             }
         }
+        estimates(md, r);
         md.append("\n![Latency against queue length](").append(figure).append(")\n");
         return md.toString();
+    }
+
+    /** Issue #32's figures: wake-ups with estimates off and on, what the estimator took, the moved estimates. */
+    private static void estimates(StringBuilder md, ServiceBench.Result r) {
+        md.append("\nEstimated starts beside placement, in the same run: at each queue length a chain with the")
+                .append(" estimator stopped, then (restarted, its first full estimation done) the chain above; then")
+                .append(" releases of an offering a line of jobs waits on, each moving the rest about an hour earlier;")
+                .append(" then two bursts of jobs onto the longest queue, each followed at once by a chain, the")
+                .append(" estimator off for the first and on for the second. The estimator's busy share is its")
+                .append(" estimations' wall time (the database's work for them included) over the chain's; its CPU")
+                .append(" share is its thread's CPU time over the chain's time, as a share of one core.\n\n")
+                .append("| pending | wake-up p99 / max, estimates off | wake-up p99 / max, estimates on | p99 on ÷ off")
+                .append(" | estimator during the on chain: busy / CPU share of a core | its estimations: of changes")
+                .append(" (mean), full (mean) | release → moved estimates written, p50 / p99 / max |\n")
+                .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (EstimatesParts.AtLevel level : r.estimates()) {
+            EstimatesParts.Load load = level.load();
+            md.append("| ").append(number(level.pending())).append(" | ")
+                    .append(fixed(level.off().serverMs().p99(), 0)).append(" / ")
+                    .append(fixed(level.off().serverMs().max(), 0)).append(" ms | ")
+                    .append(fixed(level.on().serverMs().p99(), 0)).append(" / ")
+                    .append(fixed(level.on().serverMs().max(), 0)).append(" ms | ")
+                    .append(fixed(level.p99Ratio(), 2)).append(" | ").append(load(load)).append(" | ")
+                    .append(estimations(load)).append(" | ").append(fixed(level.refresh().ms().p50(), 0))
+                    .append(" / ").append(fixed(level.refresh().ms().p99(), 0)).append(" / ")
+                    .append(fixed(level.refresh().ms().max(), 0)).append(" ms over ")
+                    .append(level.refresh().releases()).append(" |\n");
+        }
+        EstimatesParts.Bursts bursts = r.bursts();
+        for (EstimatesParts.Burst burst : List.of(bursts.off(), bursts.on())) {
+            boolean on = burst == bursts.on();
+            md.append("| right after a burst of ").append(number(burst.batches().jobs())).append(" onto ")
+                    .append(number(burst.pendingBefore())).append(" (estimates ").append(on ? "on" : "off")
+                    .append(", ").append(fixed(burst.batches().jobsPerSecond(), 0)).append(" jobs/s) | ")
+                    .append(on ? "" : fixed(burst.chain().serverMs().p99(), 0) + " / "
+                            + fixed(burst.chain().serverMs().max(), 0) + " ms").append(" | ")
+                    .append(on ? fixed(burst.chain().serverMs().p99(), 0) + " / "
+                            + fixed(burst.chain().serverMs().max(), 0) + " ms" : "").append(" | ")
+                    .append(on ? fixed(bursts.p99Ratio(), 2) : "").append(" | ").append(load(burst.load()))
+                    .append(" | ").append(estimations(burst.load())).append(" | |\n");
+        }
+    }
+
+    private static String load(EstimatesParts.Load load) {
+        return fixed(100 * load.busyShare(), 1) + " % / " + fixed(100 * load.cpuShare(), 1) + " %";
+    }
+
+    private static String estimations(EstimatesParts.Load load) {
+        return load.changes() + " (" + fixed(load.changesMeanMs(), 0) + " ms), " + load.full() + " ("
+                + fixed(load.fullMeanMs(), 0) + " ms)";
     }
 
     /** Estimated starts on the default policy's replay: shown, the forecast alone, the naive estimate. */

@@ -25,9 +25,15 @@ import org.springframework.stereotype.Component;
 @Component
 class ConformalCalibration implements EstimateCalibration {
 
+    /** The most jobs {@link #recorded} holds (an estimation forecasts a few windows, not the whole queue). */
+    static final int RECORDED = 20_000;
+
     private final JobEstimates estimates;
-    /** The jobs whose first estimate this instance has kept, so that it is not sent again each time. */
-    private Set<UUID> recorded = new HashSet<>();
+    /**
+     * The jobs whose first estimate this instance has kept, so that it is not sent again each time; forgotten now and
+     * then (sent again, the write keeps the first).
+     */
+    private final Set<UUID> recorded = new HashSet<>();
 
     ConformalCalibration(JobEstimates estimates) {
         this.estimates = estimates;
@@ -38,19 +44,20 @@ class ConformalCalibration implements EstimateCalibration {
         Instant now = situation.now();
         Calibration calibration = Calibration.of(outcomes(estimates.latestFirst(Calibration.WINDOW), now));
         var first = new HashMap<UUID, long[]>();
-        var kept = new HashSet<UUID>();
         forecast.forEach((job, estimate) -> {
             if (estimate.p10() == null || estimate.p50() == null || estimate.p90() == null) {
                 return;
             }
-            kept.add(job);
             if (!recorded.contains(job)) {
                 first.put(job, new long[] {seconds(now, estimate.p10()), seconds(now, estimate.p50()),
                     seconds(now, estimate.p90())});
             }
         });
         estimates.recordFirst(now, first);
-        recorded = kept;
+        if (recorded.size() + first.size() > RECORDED) {
+            recorded.clear();
+        }
+        recorded.addAll(first.keySet());
         var deadlines = new HashMap<UUID, Instant>();
         situation.waiting().forEach(w -> deadlines.put(w.job().id(), w.deadline()));
         var calibrated = new LinkedHashMap<UUID, StartEstimate>();

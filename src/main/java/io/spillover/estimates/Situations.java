@@ -1,7 +1,6 @@
 package io.spillover.estimates;
 
 import io.spillover.capacity.CapacityService;
-import io.spillover.jobs.PendingJobs;
 import io.spillover.jobs.QueuedJob;
 import io.spillover.jobs.RunningJobs;
 import io.spillover.placement.Capacity;
@@ -23,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -30,8 +30,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The platform now as a forecast starts from it ({@link Situation}): capacity, plans and teams as a scheduling cycle
- * snapshots them, every pending job in queue order with its deadline, every job on the provider with how long it
- * has run, the queue policy and fair shares, and what is known of runs: each job's maximum run time and its user's
+ * snapshots them, the pending jobs the estimator asks for (the windows of the queue it follows) with their deadlines,
+ * every job on the provider with how long it has run, the queue policy and fair shares, and what is known of runs: each job's maximum run time and its user's
  * hint, its sweep's ended runs, and the latest completed runs of its profile in its team (once it has as many as
  * the scheduler asks for), else of its team, else of the platform. Only runs that ended count. It is read in one
  * read-only transaction at REPEATABLE READ, so a job that starts meanwhile is not both waiting and holding instances.
@@ -44,35 +44,41 @@ class Situations {
     }
 
     private final CapacityService capacity;
-    private final PendingJobs pending;
     private final RunningJobs running;
     private final FairShares fairShares;
     private final RunHistory history;
     private final Clock clock;
     private final TransactionTemplate snapshot;
 
-    Situations(CapacityService capacity, PendingJobs pending, RunningJobs running, FairShares fairShares,
+    Situations(CapacityService capacity, RunningJobs running, FairShares fairShares,
                RunHistory history, Clock clock, PlatformTransactionManager transactions) {
         this.snapshot = new TransactionTemplate(transactions);
         snapshot.setReadOnly(true);
         snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         this.capacity = capacity;
-        this.pending = pending;
         this.running = running;
         this.fairShares = fairShares;
         this.history = history;
         this.clock = clock;
     }
 
-    Read read() {
-        return snapshot.execute(status -> readNow());
+    /**
+     * The platform now, with these of the pending jobs waiting (read in the same snapshot as the rest), and every job
+     * on the provider running.
+     */
+    Read read(Supplier<List<QueuedJob>> windows) {
+        return snapshot.execute(status -> readNow(windows));
     }
 
-    private Read readNow() {
+    QueuePolicy policy() {
+        return fairShares.policy();
+    }
+
+    private Read readNow(Supplier<List<QueuedJob>> windows) {
         QueuePolicy policy = fairShares.policy();
         FairShares.Snapshot shares = policy.fairShare() ? fairShares.read() : fairShares.forCycle(List.of());
         Capacity snapshot = capacity.snapshot();
-        List<QueuedJob> queue = pending.all();
+        List<QueuedJob> queue = windows.get();
         List<RunningJobs.RunningJob> live = running.all();
         Instant now = clock.instant();
         var pools = new Pools(history.latestRuns(now.minus(policy.shareHalfLife().multipliedBy(10)),

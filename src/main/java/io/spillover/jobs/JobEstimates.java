@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The pending jobs' estimated starts as last worked out ({@link EstimatedStart}), one row per job: written by the
- * scheduling instance, read by every instance, so all serve the same figures. A write announces the teams whose
+ * instance that estimates, read by every instance, so all serve the same figures. A write announces the teams whose
  * estimates moved on {@value #CHANNEL}, and every instance's job streams and console pages redraw from the table.
  */
 @Repository
@@ -39,61 +40,41 @@ public class JobEstimates {
     }
 
     /**
-     * Writes the estimates that moved and forgets those of jobs that no longer wait, in one transaction that, if it
-     * changed anything, notifies the teams concerned.
+     * What one estimation changes.
      *
-     * @param moved the estimates to write, each replacing the job's earlier one
+     * @param moved       the estimates to write, each replacing the job's earlier one
+     * @param beyond      jobs beyond the forecast that get {@code beyondBasis} where they have no estimate yet; null
+     *                    for every pending job without one
+     * @param beyondBasis why they have no figures
+     * @param left        jobs whose estimate goes if they no longer wait; null for every job's
+     * @param at          when the estimation read the queue
+     */
+    public record Estimation(Collection<Estimated> moved, Collection<UUID> beyond, String beyondBasis,
+                             Collection<UUID> left, Instant at) {
+    }
+
+    /**
+     * Writes an estimation in one transaction that, if it changed anything, notifies the teams concerned. A job that
+     * no longer waits gets no estimate, whatever the estimation thought.
+     *
      * @return how many rows changed
      */
     @Transactional
-    public int store(Collection<Estimated> moved) {
-        int changed = 0;
+    public int store(Estimation estimation) {
         Set<String> teams = new TreeSet<>();
-        if (!moved.isEmpty()) {
-            int n = moved.size();
-            var ids = new UUID[n];
-            var teamNames = new String[n];
-            var p10 = new Long[n];
-            var p50 = new Long[n];
-            var p90 = new Long[n];
-            var entries = new Integer[n];
-            var bases = new String[n];
-            var past = new Boolean[n];
-            var at = new Long[n];
-            int i = 0;
-            for (Estimated e : moved) {
-                ids[i] = e.job();
-                teamNames[i] = e.team();
-                p10[i] = millis(e.start().p10());
-                p50[i] = millis(e.start().p50());
-                p90[i] = millis(e.start().p90());
-                entries[i] = e.start().entry();
-                bases[i] = e.start().basis();
-                past[i] = e.start().pastDeadline();
-                at[i] = millis(e.start().estimatedAt());
-                teams.add(e.team());
-                i++;
-            }
-            // one statement over arrays: a re-estimation of a long queue writes thousands of rows at once. A job that
-            // left the queue since the snapshot is skipped: it needs no estimate.
-            changed += jdbc.sql("""
-                            INSERT INTO job_estimates (job_id, team, p10, p50, p90, entry, basis, past_deadline, estimated_at)
-                            SELECT r.job_id, r.team, to_timestamp(r.p10 / 1000.0), to_timestamp(r.p50 / 1000.0),
-                                   to_timestamp(r.p90 / 1000.0), r.entry, r.basis, r.past, to_timestamp(r.at / 1000.0)
-                              FROM unnest(:ids, :teams, :p10, :p50, :p90, :entries, :bases, :past, :at)
-                                   AS r (job_id, team, p10, p50, p90, entry, basis, past, at)
-                              JOIN jobs j ON j.id = r.job_id AND j.status = 'PENDING'
-                            ON CONFLICT (job_id) DO UPDATE SET p10 = excluded.p10, p50 = excluded.p50, p90 = excluded.p90,
-                                   entry = excluded.entry, basis = excluded.basis, past_deadline = excluded.past_deadline,
-                                   estimated_at = excluded.estimated_at""")
-                    .param("ids", ids).param("teams", teamNames).param("p10", p10).param("p50", p50)
-                    .param("p90", p90).param("entries", entries).param("bases", bases).param("past", past)
-                    .param("at", at).update();
-        }
-        List<String> gone = jdbc.sql("""
+        int changed = write(estimation.moved(), teams);
+        changed += beyond(estimation, teams);
+        List<String> gone = estimation.left() == null
+                ? jdbc.sql("""
                         DELETE FROM job_estimates e
                          WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = e.job_id AND j.status = 'PENDING')
-                        RETURNING e.team""").query(String.class).list();
+                        RETURNING e.team""").query(String.class).list()
+                : estimation.left().isEmpty() ? List.of() : jdbc.sql("""
+                        DELETE FROM job_estimates e
+                         WHERE e.job_id = ANY(:ids)
+                           AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = e.job_id AND j.status = 'PENDING')
+                        RETURNING e.team""").param("ids", estimation.left().toArray(UUID[]::new))
+                        .query(String.class).list();
         changed += gone.size();
         teams.addAll(gone);
         if (changed > 0) {
@@ -102,6 +83,74 @@ public class JobEstimates {
                     ? JobStreams.EVERY_JOB : payload).query().singleValue();
         }
         return changed;
+    }
+
+    private int write(Collection<Estimated> moved, Set<String> teams) {
+        if (moved.isEmpty()) {
+            return 0;
+        }
+        int n = moved.size();
+        var ids = new UUID[n];
+        var teamNames = new String[n];
+        var p10 = new Long[n];
+        var p50 = new Long[n];
+        var p90 = new Long[n];
+        var entries = new Integer[n];
+        var bases = new String[n];
+        var past = new Boolean[n];
+        var at = new Long[n];
+        int i = 0;
+        for (Estimated e : moved) {
+            ids[i] = e.job();
+            teamNames[i] = e.team();
+            p10[i] = millis(e.start().p10());
+            p50[i] = millis(e.start().p50());
+            p90[i] = millis(e.start().p90());
+            entries[i] = e.start().entry();
+            bases[i] = e.start().basis();
+            past[i] = e.start().pastDeadline();
+            at[i] = millis(e.start().estimatedAt());
+            teams.add(e.team());
+            i++;
+        }
+        // one statement over arrays: an estimation may write thousands of rows at once. A job that left the queue
+        // since the estimation read it is skipped: it needs no estimate.
+        return jdbc.sql("""
+                        INSERT INTO job_estimates (job_id, team, p10, p50, p90, entry, basis, past_deadline, estimated_at)
+                        SELECT r.job_id, r.team, to_timestamp(r.p10 / 1000.0), to_timestamp(r.p50 / 1000.0),
+                               to_timestamp(r.p90 / 1000.0), r.entry, r.basis, r.past, to_timestamp(r.at / 1000.0)
+                          FROM unnest(:ids, :teams, :p10, :p50, :p90, :entries, :bases, :past, :at)
+                               AS r (job_id, team, p10, p50, p90, entry, basis, past, at)
+                          JOIN jobs j ON j.id = r.job_id AND j.status = 'PENDING'
+                        ON CONFLICT (job_id) DO UPDATE SET p10 = excluded.p10, p50 = excluded.p50, p90 = excluded.p90,
+                               entry = excluded.entry, basis = excluded.basis, past_deadline = excluded.past_deadline,
+                               estimated_at = excluded.estimated_at""")
+                .param("ids", ids).param("teams", teamNames).param("p10", p10).param("p50", p50)
+                .param("p90", p90).param("entries", entries).param("bases", bases).param("past", past)
+                .param("at", at).update();
+    }
+
+    /** The basis of the jobs beyond the forecast that have no estimate yet; a job estimated before keeps its own. */
+    private int beyond(Estimation estimation, Set<String> teams) {
+        if (estimation.beyond() != null && estimation.beyond().isEmpty()) {
+            return 0;
+        }
+        String which = estimation.beyond() == null ? "TRUE" : "j.id = ANY(:ids)";
+        var statement = jdbc.sql("""
+                        INSERT INTO job_estimates (job_id, team, basis, past_deadline, estimated_at)
+                        SELECT j.id, j.team, :basis, false, :at FROM jobs j
+                         WHERE j.status = 'PENDING' AND (%s)
+                           AND NOT EXISTS (SELECT 1 FROM job_estimates e WHERE e.job_id = j.id)
+                        ON CONFLICT (job_id) DO NOTHING
+                        RETURNING team""".formatted(which))
+                .param("basis", estimation.beyondBasis())
+                .param("at", Timestamp.from(estimation.at().truncatedTo(ChronoUnit.MILLIS))); // as the others are kept
+        if (estimation.beyond() != null) {
+            statement = statement.param("ids", estimation.beyond().toArray(UUID[]::new));
+        }
+        List<String> written = statement.query(String.class).list();
+        teams.addAll(written);
+        return written.size();
     }
 
     /**

@@ -1,11 +1,12 @@
 package io.spillover.jobs;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * <p>
  * Any instance may commit a job's change (the scheduler's placements and the provider's reports happen on the
  * leader), so a change is announced with PostgreSQL {@code NOTIFY} in its transaction and every instance
- * {@code LISTEN}s: the streams of the jobs named catch up from the log. Estimates are announced by team on
+ * {@code LISTEN}s: the streams of the jobs named catch up from the log, and the instance publishes
+ * {@link JobsChanged}. Estimates are announced by team on
  * {@link JobEstimates#CHANNEL}: every stream catches up, and the instance publishes {@link StartsEstimated}. A keep-alive every
  * {@link #HEARTBEAT} also catches every stream up, which heals a notification lost with a broken connection.
  * All sending happens on one thread, so a stream's events never interleave.
@@ -49,6 +51,8 @@ class JobStreams implements SmartLifecycle {
     /** A notification naming more jobs than fit PostgreSQL's payload says "every job" instead. */
     static final String EVERY_JOB = "*";
     static final int MAX_PAYLOAD = 7_900;
+    /** The most notifications one announcement sends; more jobs than they name are announced as every job. */
+    static final int MAX_NOTICES = 10;
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
     /** A stream ends after this; the client reconnects with {@code Last-Event-ID}. */
     static final Duration STREAM_TIMEOUT = Duration.ofMinutes(30);
@@ -82,13 +86,27 @@ class JobStreams implements SmartLifecycle {
         this.queries = queries;
     }
 
-    /** Announces, in the caller's transaction, that these jobs have something new for their streams. */
+    /**
+     * Announces, in the caller's transaction, that these jobs have something new for their streams: in as many
+     * notifications as their ids need (a cycle that evaluated a batch of 500 sends three), up to
+     * {@value #MAX_NOTICES}; past that, one that says every job.
+     */
     static void announce(JdbcClient jdbc, Collection<UUID> jobIds) {
-        String payload = jobIds.stream().map(UUID::toString).collect(Collectors.joining(","));
-        if (payload.getBytes(StandardCharsets.UTF_8).length > MAX_PAYLOAD) {
-            payload = EVERY_JOB;
+        var payloads = new ArrayList<String>();
+        var payload = new StringBuilder();
+        for (UUID id : jobIds) {
+            if (payload.length() + 37 > MAX_PAYLOAD) {
+                payloads.add(payload.toString());
+                payload.setLength(0);
+            }
+            payload.append(payload.isEmpty() ? "" : ",").append(id);
         }
-        jdbc.sql("SELECT pg_notify(?, ?)").params(CHANNEL, payload).query().singleValue();
+        payloads.add(payload.toString());
+        if (payloads.size() > MAX_NOTICES) {
+            payloads = new ArrayList<>(List.of(EVERY_JOB));
+        }
+        jdbc.sql("SELECT pg_notify(?, payload) FROM unnest(CAST(? AS text[])) AS p (payload)")
+                .params(CHANNEL, payloads.toArray(String[]::new)).query().listOfRows();
     }
 
     /** Opens a stream of the job's events after the transition {@code afterId} (0: from its submission). */
@@ -226,6 +244,7 @@ class JobStreams implements SmartLifecycle {
                 }
                 if (reconnected) {
                     notice(EVERY_JOB); // whatever was announced meanwhile is lost
+                    changedJobs(EVERY_JOB);
                 }
                 PGConnection postgres = connection.unwrap(PGConnection.class);
                 try {
@@ -237,6 +256,7 @@ class JobStreams implements SmartLifecycle {
                                     estimated(notification.getParameter());
                                 } else {
                                     notice(notification.getParameter());
+                                    changedJobs(notification.getParameter());
                                 }
                             }
                         }
@@ -268,6 +288,16 @@ class JobStreams implements SmartLifecycle {
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
                 // stopping
             }
+        }
+    }
+
+    /** Tells this instance's listeners which jobs changed ({@link JobsChanged}). */
+    private void changedJobs(String payload) {
+        try {
+            events.publishEvent(new JobsChanged(EVERY_JOB.equals(payload) ? Set.of()
+                    : Arrays.stream(payload.split(",")).map(UUID::fromString).collect(Collectors.toSet())));
+        } catch (RuntimeException e) {
+            log.debug("A listener of jobs' changes failed: {}", e.getMessage());
         }
     }
 

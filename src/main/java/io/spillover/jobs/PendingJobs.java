@@ -140,9 +140,111 @@ public class PendingJobs {
         return ids.isEmpty() ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new)));
     }
 
-    /** Every pending job, in queue order: what an estimation of the whole queue starts from. */
-    public List<QueuedJob> all() {
-        return load("TRUE", Map.of());
+    /**
+     * The first {@code perTeam} pending jobs in queue order of each team on each of the offerings (by type and
+     * region): the part of the queue an estimate of the starts follows, however long it is. As a cycle's windows,
+     * each is one walk of {@code job_entries_queue} stopped after its length, and the teams (and, for every offering,
+     * the types and regions) waiting are found by skipping through the same index, one probe each.
+     *
+     * @param offerings null for every offering a job waits on
+     */
+    public List<QueuedJob> windows(Collection<OfferingKey> offerings, int perTeam) {
+        WindowsQuery query = estimationWindowsQuery(offerings, perTeam);
+        if (query == null) {
+            return List.of();
+        }
+        UUID[] ids = jdbc.sql(query.sql()).params(query.params()).query(UUID.class).list().toArray(UUID[]::new);
+        return ids.length == 0 ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids));
+    }
+
+    /** The statement of {@link #windows}; null when it has nothing to read. */
+    static WindowsQuery estimationWindowsQuery(Collection<OfferingKey> offerings, int perTeam) {
+        var params = new HashMap<String, Object>();
+        params.put("window", perTeam);
+        String offered;
+        if (offerings == null) {
+            offered = """
+                    offered (instance_type, region) AS (
+                        (SELECT instance_type, region FROM job_entries WHERE pending
+                          ORDER BY instance_type, region LIMIT 1)
+                        UNION ALL
+                        SELECT n.instance_type, n.region FROM offered o CROSS JOIN LATERAL (
+                               SELECT instance_type, region FROM job_entries
+                                WHERE pending AND (instance_type, region) > (o.instance_type, o.region)
+                                ORDER BY instance_type, region LIMIT 1) n
+                    )""";
+        } else {
+            var places = offerings.stream().map(TypeInRegion::of).distinct().toList();
+            if (places.isEmpty()) {
+                return null;
+            }
+            params.put("types", places.stream().map(TypeInRegion::instanceType).toArray(String[]::new));
+            params.put("regions", places.stream().map(TypeInRegion::region).toArray(String[]::new));
+            offered = """
+                    offered (instance_type, region) AS (
+                        SELECT * FROM unnest(CAST(:types AS text[]), CAST(:regions AS text[]))
+                    )""";
+        }
+        return new WindowsQuery("""
+                WITH RECURSIVE %s, waiting (instance_type, region, team) AS (
+                    SELECT o.instance_type, o.region,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = o.instance_type AND e.region = o.region)
+                      FROM offered o
+                    UNION ALL
+                    SELECT w.instance_type, w.region,
+                           (SELECT min(e.team) FROM job_entries e
+                             WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                               AND e.team > w.team)
+                      FROM waiting w WHERE w.team IS NOT NULL
+                )
+                SELECT DISTINCT h.job_id
+                  FROM waiting w CROSS JOIN LATERAL (
+                       SELECT e.job_id FROM job_entries e
+                        WHERE e.pending AND e.instance_type = w.instance_type AND e.region = w.region
+                          AND e.team = w.team
+                        ORDER BY e.priority DESC, e.created_at, e.job_id
+                        LIMIT :window) h
+                 WHERE w.team IS NOT NULL""".formatted(offered), params);
+    }
+
+    /**
+     * A job as far as what it could change in the queue: whether it waits, where in queue order, and the offerings
+     * its entries list.
+     *
+     * @param listed by type and region (on demand) or plan
+     */
+    public record Listing(UUID id, String team, boolean pending, int priority, Instant createdAt,
+                          List<OfferingKey> listed) {
+    }
+
+    /** What these jobs list, whatever their status; jobs that do not exist are left out. */
+    public List<Listing> listings(Collection<UUID> jobIds) {
+        if (jobIds.isEmpty()) {
+            return List.of();
+        }
+        record Entry(UUID id, String team, boolean pending, int priority, Instant createdAt, OfferingKey offering) {
+        }
+        List<Entry> entries = jdbc.sql("""
+                        SELECT j.id, j.team, j.status = 'PENDING' AS pending, j.priority, j.created_at,
+                               e.instance_type, e.region, e.training_plan
+                          FROM jobs j JOIN job_entries e ON e.job_id = j.id
+                         WHERE j.id = ANY(:ids)
+                         ORDER BY j.id, e.idx""")
+                .param("ids", jobIds.toArray(UUID[]::new))
+                .query((rs, n) -> {
+                    String plan = rs.getString("training_plan");
+                    String region = rs.getString("region");
+                    String type = rs.getString("instance_type");
+                    return new Entry(rs.getObject("id", UUID.class), rs.getString("team"), rs.getBoolean("pending"),
+                            rs.getInt("priority"), rs.getTimestamp("created_at").toInstant(),
+                            plan == null ? OfferingKey.onDemand(region, type) : OfferingKey.plan(region, type, plan));
+                }).list();
+        var byJob = new LinkedHashMap<UUID, List<Entry>>();
+        entries.forEach(e -> byJob.computeIfAbsent(e.id(), id -> new ArrayList<>()).add(e));
+        return byJob.values().stream().map(job -> new Listing(job.get(0).id(), job.get(0).team(),
+                job.get(0).pending(), job.get(0).priority(), job.get(0).createdAt(),
+                job.stream().map(Entry::offering).toList())).toList();
     }
 
     /** A window reads what could start (one job per free instance at most) and the look-ahead beyond it. */

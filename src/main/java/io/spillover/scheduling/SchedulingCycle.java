@@ -95,9 +95,19 @@ class SchedulingCycle {
     /** @return whether the cycle had anything to evaluate */
     boolean run(Scope scope) {
         Scope later = scope.deferNamedBeyond(NAMED_PER_CYCLE);
-        if (!later.isEmpty()) {
-            wakeups.add(later);
+        Set<UUID> evaluated = new HashSet<>();
+        try {
+            return run(scope, evaluated);
+        } finally {
+            // a deferred job this cycle evaluated anyway (a window held it) is done; what came since about the others wins
+            later.forgetJobs(evaluated);
+            if (!later.isEmpty()) {
+                wakeups.giveBack(later);
+            }
         }
+    }
+
+    private boolean run(Scope scope, Set<UUID> evaluated) {
         Instant now = clock.instant();
         applyTimers(now, scope);
         for (Iterator<Map.Entry<UUID, Instant>> due = revisits.entrySet().iterator(); due.hasNext(); ) {
@@ -131,6 +141,7 @@ class SchedulingCycle {
         var waiting = new ArrayList<JobLifecycle.Evaluated>();
         for (QueuePass.Outcome<UUID> outcome : result.outcomes()) {
             QueuedRequest<UUID> job = outcome.job();
+            evaluated.add(job.id());
             String trigger = scope.triggerFor(job.id(), job.request().team(), offeringsOf(job),
                     firstLooks.contains(job.id())).name();
             revisits.remove(job.id());

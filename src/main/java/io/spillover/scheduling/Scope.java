@@ -72,6 +72,11 @@ final class Scope {
         return deferred;
     }
 
+    /** Drops named jobs (they were evaluated since they were named). */
+    void forgetJobs(java.util.Collection<UUID> evaluated) {
+        evaluated.forEach(jobs::remove);
+    }
+
     boolean isEmpty() {
         return all == null && jobs.isEmpty() && teams.isEmpty() && offerings.isEmpty();
     }

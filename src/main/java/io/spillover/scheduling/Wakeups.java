@@ -31,6 +31,20 @@ class Wakeups {
         }
     }
 
+    /**
+     * Gives back named jobs a cycle deferred: they keep their place ahead of what arrived since, and whatever arrived
+     * since about the same job is newer, so its trigger wins.
+     */
+    void giveBack(Scope deferred) {
+        lock.lock();
+        try {
+            pending = deferred.and(pending);
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Waits until work arrives or {@code until} passes, then takes what has gathered (maybe nothing). */
     Scope await(Instant until) throws InterruptedException {
         lock.lock();

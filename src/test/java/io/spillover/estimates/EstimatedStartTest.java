@@ -3,6 +3,8 @@ package io.spillover.estimates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
+import io.spillover.placement.OfferingKey;
 import io.spillover.support.ApiTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -11,28 +13,41 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Pending jobs' estimated starts through the API: worked out by the scheduling instance after the cycles that change
- * the queue, shown while a job waits, and sent on its event stream when they move.
+ * Pending jobs' estimated starts through the API: worked out by the scheduling instance as jobs change, only where a
+ * change can move them, on connections of its own; shown while a job waits, and sent on its event stream when they
+ * move.
  */
 class EstimatedStartTest extends ApiTest {
 
     static final String G5 = "ml.g5.12xlarge";
+    static final String G5_48 = "ml.g5.48xlarge";
+    /** The test profile's {@code spillover.estimates.window}. */
+    static final int WINDOW = 20;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Autowired
     private JdbcClient jdbc;
+
+    @Autowired
+    private StartEstimator estimator;
+
+    @Autowired
+    private DataSource dataSource;
 
     @Test
     void aPendingJobsEstimateIsAnIntervalOnAnEntryWithItsBasisAndAStartedJobHasNone() {
@@ -75,6 +90,90 @@ class EstimatedStartTest extends ApiTest {
         assertThat(after).as("without the holder's rest ahead of it").isBefore(before.minus(Duration.ofMinutes(5)));
         assertThat(Instant.parse(describe(team, "later").get("estimatedStart").get("p50").asString())).isEqualTo(after);
         assertThat(describe(team, "next").get("estimatedStart").isNull()).isTrue();
+    }
+
+    @Test
+    void aReleaseReEstimatesTheJobsItCanMoveAndKeepsTheOthersEstimates() {
+        capacity(G5_48, 1);
+        String elsewhere = team(Map.of(G5_48, 2));
+        submit(elsewhere, hinted("holder-elsewhere", G5_48, 3600));
+        awaitStatus(elsewhere, "holder-elsewhere", "RUNNING");
+        submit(elsewhere, hinted("waits-elsewhere", G5_48, 1800));
+        JsonNode kept = awaitEstimate(elsewhere, "waits-elsewhere");
+        String team = twoWaitingBehindAHolder();
+        Instant before = Instant.parse(awaitEstimate(team, "later").get("p50").asString());
+
+        expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
+
+        JsonNode moved = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> describe(team, "later").get("estimatedStart"),
+                        e -> Instant.parse(e.get("p50").asString()).isBefore(before.minus(Duration.ofMinutes(5))));
+        Instant at = Instant.parse(moved.get("estimatedAt").asString());
+        StartEstimator.Run run = estimator.recent().stream() // the table keeps milliseconds
+                .filter(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at)).findFirst().orElseThrow();
+        assertThat(run.full()).as("only what the release could move").isFalse();
+        assertThat(run.offerings()).containsExactly(OfferingKey.onDemand("us-east-1", G5));
+        assertThat(describe(elsewhere, "waits-elsewhere").get("estimatedStart")).isEqualTo(kept);
+    }
+
+    @Test
+    void aJobBehindItsTeamsWindowIsBeyondTheForecastUntilTheQueueMovesUpToIt() {
+        capacity(G5, 1);
+        String team = team(Map.of(G5, 30));
+        submit(team, hinted("holder", 3600));
+        awaitStatus(team, "holder", "RUNNING");
+        for (int i = 0; i <= WINDOW; i++) {
+            submit(team, hinted("queued-" + i, 1800)); // one by one: a batch's jobs share their submission time
+        }
+
+        JsonNode beyond = awaitEstimate(team, "queued-" + WINDOW);
+
+        assertThat(beyond.get("basis").asString()).isEqualTo("beyond the forecast: at least " + WINDOW
+                + " jobs of its team wait before it for each type it lists");
+        assertThat(beyond.get("p50").isNull()).isTrue();
+        assertThat(awaitEstimate(team, "queued-" + (WINDOW - 1)).get("p50").isString()).isTrue();
+        submit(team, hinted("queued-later", 1800));
+        Instant at = Instant.parse(awaitEstimate(team, "queued-later").get("estimatedAt").asString());
+        assertThat(estimator.recent()).as("one more behind a full window costs no forecast")
+                .anyMatch(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at) && r.forecast() == 0);
+
+        expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
+
+        JsonNode inside = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> describe(team, "queued-" + WINDOW).get("estimatedStart"), e -> e.get("p50").isString());
+        assertThat(inside.get("basis").asString()).startsWith(WINDOW - 1 + " jobs ahead on " + G5);
+    }
+
+    @Test
+    void estimatesAreWorkedOutOnAPoolOfTheirOwnSoAnExhaustedApplicationPoolDoesNotHoldThemUp() throws Exception {
+        String team = twoWaitingBehindAHolder();
+        awaitEstimate(team, "later");
+        HikariDataSource application = dataSource.unwrap(HikariDataSource.class);
+        var held = new java.util.ArrayList<Connection>();
+        try {
+            while (application.getHikariPoolMXBean().getActiveConnections() < application.getMaximumPoolSize()) {
+                held.add(dataSource.getConnection());
+            }
+            int before = estimator.recent().size();
+            StartEstimator.Run last = estimator.recent().get(before - 1);
+
+            estimator.askFull();
+
+            StartEstimator.Run full = await().atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> estimator.recent().get(estimator.recent().size() - 1), r -> r != last && r.full());
+            assertThat(full.forecast()).isPositive();
+            try (var statement = held.get(0).createStatement();
+                 var rs = statement.executeQuery("SELECT count(*) FROM pg_stat_activity"
+                         + " WHERE application_name = 'spillover-estimates' AND datname = current_database()")) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("the estimator's own connections").isBetween(1,
+                        StartEstimator.POOL_SIZE);
+            }
+        } finally {
+            for (Connection connection : held) {
+                connection.close();
+            }
+        }
     }
 
     @Test
@@ -155,7 +254,11 @@ class EstimatedStartTest extends ApiTest {
 
     /** A job on one G5 that runs an hour and tells the scheduler how long it expects to run. */
     private static Map<String, Object> hinted(String name, int expectedSeconds) {
-        var body = job(name, entry(G5, 1));
+        return hinted(name, G5, expectedSeconds);
+    }
+
+    private static Map<String, Object> hinted(String name, String type, int expectedSeconds) {
+        var body = job(name, entry(type, 1));
         body.put("maxRuntimeInSeconds", 7200);
         body.put("expectedRuntimeSeconds", expectedSeconds);
         return body;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillover.jobs.PendingJobs.Ask;
 import io.spillover.jobs.PendingJobs.TypeInRegion;
+import io.spillover.placement.OfferingKey;
 import io.spillover.support.ApiTest;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +121,19 @@ class PendingJobsPlanTest extends ApiTest {
                        SELECT j.id FROM jobs j WHERE j.team = t.team AND j.status = 'PENDING'
                         ORDER BY %s LIMIT 5) h""".formatted(team, PendingJobs.QUEUE_ORDER)).query(String.class).list());
         assertThat(plan).contains("jobs_team_queue").doesNotContain("Seq Scan").doesNotContain("Sort");
+    }
+
+    @Test
+    void anEstimationReadsEachTeamsWindowOnEveryTypeByIndexFindingTypesAndTeamsByProbes() {
+        List<QueuedJob> windows = queue.windows(null, 50);
+
+        assertThat(windows).hasSize(51).extracting(QueuedJob::id).contains(rareJob);
+        for (var offerings : java.util.Arrays.asList(null, List.of(OfferingKey.onDemand("us-east-1", CROWDED)))) {
+            var query = PendingJobs.estimationWindowsQuery(offerings, 50);
+            assertThat(String.join("\n", jdbc.sql("EXPLAIN " + query.sql()).params(query.params())
+                    .query(String.class).list())).contains("job_entries_queue").doesNotContain("Seq Scan")
+                    .doesNotContain("Bitmap").doesNotContain("Hash Join");
+        }
     }
 
     @Test

@@ -22,7 +22,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Two instances on one database, the way replicas run: whichever instance takes a change, the one that
  * schedules acts on it at once. The safety sweep is set to an hour, so only the announcement can explain a
- * job starting within a second.
+ * job starting within a second. Both are set to estimate starts on an instance that does not schedule
+ * ({@code spillover.estimates.runs-on=standby}), as a fleet that keeps its scheduler's cores to itself would.
  */
 class ReplicasTest {
 
@@ -35,6 +36,7 @@ class ReplicasTest {
     private static ConfigurableApplicationContext replica;
     /** The API of the instance that does not schedule: every change in these tests goes through it. */
     private static Api api;
+    private static Api leaderApi;
 
     @BeforeAll
     static void startTwoInstances() {
@@ -44,12 +46,14 @@ class ReplicasTest {
         replica = start(database);
         assertThat(replica.getBean(Leadership.class).leading()).isFalse();
         api = new Api(((WebServerApplicationContext) replica).getWebServer().getPort(), ADMIN_TOKEN);
+        leaderApi = new Api(((WebServerApplicationContext) leader).getWebServer().getPort(), ADMIN_TOKEN);
     }
 
     private static ConfigurableApplicationContext start(String database) {
         return new SpringApplicationBuilder(SpilloverApplication.class).profiles("test")
                 .run("--spring.datasource.url=" + database, "--spring.datasource.username=postgres",
-                        "--server.port=0", "--spillover.scheduling.sweep-interval=1h");
+                        "--server.port=0", "--spillover.scheduling.sweep-interval=1h",
+                        "--spillover.estimates.runs-on=standby");
     }
 
     @AfterAll
@@ -105,6 +109,43 @@ class ReplicasTest {
         JsonNode started = awaitStatus(team, "two", "RUNNING");
         assertThat(Duration.between(raised, transitionTo(started, "STARTING"))).isLessThan(Duration.ofSeconds(1));
         assertThat(latestTrigger(team, "two")).isEqualTo("QUOTA_CHANGED");
+    }
+
+    @Test
+    void startsEstimatedOnTheInstanceThatDoesNotScheduleReachBothAndTheEventStreamOfTheOneThatDoes() throws Exception {
+        String team = team("estimated-elsewhere", Map.of(P4D, 3), null);
+        capacity(P4D, 1);
+        submit(team, "holder", P4D);
+        awaitStatus(team, "holder", "RUNNING");
+        var events = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        submit(team, "waits", P4D);
+        follow(leaderApi, team, "waits", events);
+
+        JsonNode onReplica = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> expect(api.get("/api/v1/teams/" + team + "/jobs/waits"), 200).json()
+                        .get("estimatedStart"), e -> e != null && !e.isNull());
+
+        assertThat(onReplica.get("basis").asString()).startsWith("first in line on " + P4D);
+        assertThat(expect(leaderApi.get("/api/v1/teams/" + team + "/jobs/waits"), 200).json().get("estimatedStart"))
+                .isEqualTo(onReplica);
+        await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("event:estimate"));
+        assertThat(estimations(leader)).as("the scheduler estimates nothing").isZero();
+        assertThat(estimations(replica)).isPositive();
+    }
+
+    private static long estimations(ConfigurableApplicationContext instance) {
+        return instance.getBean(io.micrometer.core.instrument.MeterRegistry.class).find("spillover.estimates.run")
+                .timers().stream().mapToLong(io.micrometer.core.instrument.Timer::count).sum();
+    }
+
+    /** Reads the job's event stream on that instance, line by line, into {@code lines}. */
+    private static void follow(Api on, String team, String job, List<String> lines) throws Exception {
+        int port = ((WebServerApplicationContext) (on == leaderApi ? leader : replica)).getWebServer().getPort();
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:" + port
+                        + "/api/v1/teams/" + team + "/jobs/" + job + "/events"))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).header("Accept", "text/event-stream").build();
+        java.net.http.HttpClient.newHttpClient().sendAsync(request,
+                java.net.http.HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(lines::add));
     }
 
     @Test

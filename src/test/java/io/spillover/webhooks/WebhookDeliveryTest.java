@@ -153,8 +153,9 @@ class WebhookDeliveryTest extends ApiTest {
         assertThat(receiver.received()).hasSize(3)
                 .allSatisfy(r -> assertThat(r.verified()).isTrue())
                 .extracting(WebhookReceiver.Received::webhookId).containsOnly(receiver.received().get(0).webhookId());
-        JsonNode delivery = expect(api.get("/api/v1/teams/" + team + "/webhooks/flaky/deliveries"), 200).json().get(0);
-        assertThat(delivery.get("state").asString()).isEqualTo("DELIVERED");
+        // the receiver has answered; the dispatcher records that after it reads the answer
+        JsonNode delivery = await().atMost(Duration.ofSeconds(5)).until(() -> expect(api.get("/api/v1/teams/" + team
+                + "/webhooks/flaky/deliveries"), 200).json().get(0), d -> d.get("state").asString().equals("DELIVERED"));
         assertThat(delivery.get("webhookId").asString()).isEqualTo(receiver.received().get(0).webhookId());
         assertThat(delivery.get("attempts").valueStream().map(a -> a.get("status").asInt()).toList())
                 .containsExactly(500, 500, 204);

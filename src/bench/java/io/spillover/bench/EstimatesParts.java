@@ -1,0 +1,280 @@
+package io.spillover.bench;
+
+import io.micrometer.core.instrument.Timer;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The service benchmark's parts about issue #32, kept apart from {@link ServiceBench}'s own: the submissions against
+ * the framework's floor ({@link FloorEndpoint}), the wake-up chains with estimates off and on, what the estimator
+ * takes meanwhile, how soon a release's moved estimates are written, and the bursts.
+ */
+final class EstimatesParts {
+
+    /** The floor endpoint, for team bench. */
+    static final String FLOOR_PATH = "/teams/bench/floor";
+    /** The team whose line of hinted jobs waits on {@link #LINE_TYPE}. */
+    static final String LINE_TEAM = "line";
+    /** The offering the line waits on: one instance, nothing else uses it. */
+    static final String LINE_TYPE = "ml.m5.2xlarge";
+    /** Each job of the line expects to run this long ({@code expectedRuntimeSeconds}): a release moves the rest by it. */
+    static final int LINE_HINT_SECONDS = 3_600;
+    /** Jobs of the line that still wait after the last release. */
+    static final int LINE_SPARE = 3;
+    /** How often the runner reads the line's estimates while it waits for them to move. */
+    static final Duration POLL = Duration.ofMillis(5);
+
+    private EstimatesParts() {
+    }
+
+    /**
+     * The floor endpoint measured as the submissions were, right after them (its warm-up came after theirs), from
+     * the same clients with the same bodies; the submissions' figures as ratios to it.
+     *
+     * @param throughputRatio submissions per second over the floor's requests per second
+     * @param p99Ratio        the submissions' p99 latency over the floor's
+     */
+    record Floor(ServiceBench.Submissions floor, double throughputRatio, double p99Ratio) {
+    }
+
+    static Floor floor(ServiceBench.Run run, ServiceBench.Submissions submissions) throws Exception {
+        ServiceBench.Submissions floor = run.postMany(run.settings.submissions(), FLOOR_PATH);
+        var result = new Floor(floor, submissions.perSecond() / floor.perSecond(),
+                submissions.latencyMs().p99() / floor.latencyMs().p99());
+        ServiceBench.log("  the floor: %.0f requests/s, p50 %.1f ms, p99 %.1f ms; submissions %.2f x its throughput, p99 %.2f x"
+                .formatted(floor.perSecond(), floor.latencyMs().p50(), floor.latencyMs().p99(),
+                        result.throughputRatio(), result.p99Ratio()));
+        return result;
+    }
+
+    /**
+     * What the estimator took over a stretch of time: the share of it its estimations ran (wall time, the database's
+     * work for them included) and the share its thread was on a CPU, and its estimations by scope.
+     */
+    record Load(double seconds, double busyShare, double cpuShare, long changes, double changesMeanMs, long full,
+                double fullMeanMs) {
+    }
+
+    /** Where the estimator stood at a moment: its timers and its thread's CPU time. */
+    record Mark(long nanos, long changes, double changesMs, long full, double fullMs, long cpuNanos) {
+    }
+
+    static Mark mark(ServiceBench.Run run) {
+        Timer changes = timer(run, "changes");
+        Timer full = timer(run, "full");
+        return new Mark(System.nanoTime(), changes.count(), changes.totalTime(TimeUnit.MILLISECONDS), full.count(),
+                full.totalTime(TimeUnit.MILLISECONDS), estimatorCpuNanos());
+    }
+
+    static Load since(ServiceBench.Run run, Mark from) {
+        Mark to = mark(run);
+        double ms = (to.nanos() - from.nanos()) / 1e6;
+        long changes = to.changes() - from.changes();
+        long full = to.full() - from.full();
+        double changesMs = to.changesMs() - from.changesMs();
+        double fullMs = to.fullMs() - from.fullMs();
+        return new Load(ms / 1e3, (changesMs + fullMs) / ms, Math.max(0, to.cpuNanos() - from.cpuNanos()) / 1e6 / ms,
+                changes, changes == 0 ? 0 : changesMs / changes, full, full == 0 ? 0 : fullMs / full);
+    }
+
+    private static Timer timer(ServiceBench.Run run, String scope) {
+        return run.registry.get("spillover.estimates.run").tag("scope", scope).timer();
+    }
+
+    /** The CPU time of the estimator's thread, if it runs (0 when estimates are off). */
+    private static long estimatorCpuNanos() {
+        var threads = ManagementFactory.getThreadMXBean();
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("spillover-estimates"))
+                .mapToLong(t -> Math.max(0, threads.getThreadCpuTime(t.getId()))).sum();
+    }
+
+    /** Turns the estimator off, or on and waits for its first (full) estimation and a second more. */
+    static void estimates(ServiceBench.Run run, boolean on) throws Exception {
+        if (!on) {
+            run.estimator.stop();
+            return;
+        }
+        long full = timer(run, "full").count();
+        run.estimator.start();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (timer(run, "full").count() == full) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the estimator made no full estimation in 2 minutes");
+            }
+            Thread.sleep(20);
+        }
+        Thread.sleep(1_000);
+    }
+
+    /** A chain with the estimator off; on again afterwards, settled. */
+    record Chained(ServiceBench.WakeUp wakeUp) {
+    }
+
+    static Chained chainWithout(ServiceBench.Run run, String prefix) throws Exception {
+        estimates(run, false);
+        ServiceBench.WakeUp off = run.wakeUp(run.settings.levelReleases(), prefix);
+        ServiceBench.log("  estimates off: wake-up p50 %.0f ms, p99 %.0f ms, max %.0f ms".formatted(
+                off.serverMs().p50(), off.serverMs().p99(), off.serverMs().max()));
+        estimates(run, true);
+        return new Chained(off);
+    }
+
+    /**
+     * At one queue length: the chain with estimates off and on, what the estimator took during the on chain, and the
+     * releases of the line's offering.
+     */
+    record AtLevel(int pending, ServiceBench.WakeUp off, ServiceBench.WakeUp on, Load load, Refresh refresh) {
+
+        /** The on chain's p99 over the off chain's. */
+        double p99Ratio() {
+            return on.serverMs().p99() / off.serverMs().p99();
+        }
+    }
+
+    /**
+     * Releases of the line's offering, each by stopping the job that runs there: the next job starts, and every job
+     * still waiting behind it now expects to start about {@link #LINE_HINT_SECONDS} earlier.
+     *
+     * @param ms from the release (the stopped job's {@code endedAt}, the server's clock) to the moment the runner
+     *           saw every waiting job's stored p50 at least 30 minutes earlier than before it (reading
+     *           {@code job_estimates} every {@link #POLL}; runner and server share the machine's clock)
+     */
+    record Refresh(int releases, int waiting, ServiceBench.Percentiles ms) {
+    }
+
+    static Refresh refresh(ServiceBench.Run run, int level) throws Exception {
+        int releases = run.settings.refreshReleases();
+        String prefix = "line-" + level + "-";
+        String running = prefix + "first";
+        ServiceBench.Run.expect(run.send(LINE_TEAM, "POST", "/teams/" + LINE_TEAM + "/jobs", hinted(running)), 201);
+        run.awaitStatus(LINE_TEAM, running, "RUNNING");
+        var waiting = new ArrayList<String>();
+        for (int i = 0; i < releases + LINE_SPARE; i++) {
+            String name = prefix + i;
+            ServiceBench.Run.expect(run.send(LINE_TEAM, "POST", "/teams/" + LINE_TEAM + "/jobs", hinted(name)), 201);
+            waiting.add(name);
+        }
+        Map<String, UUID> ids = new HashMap<>();
+        run.jdbc.query("SELECT name, id FROM jobs WHERE team = ? AND name LIKE ?",
+                rs -> { ids.put(rs.getString(1), rs.getObject(2, UUID.class)); }, LINE_TEAM, prefix + "%");
+        var ms = new ArrayList<Double>();
+        for (int r = 0; r < releases; r++) {
+            List<UUID> behind = waiting.stream().map(ids::get).toList();
+            Map<UUID, Instant> before = forecast(run, behind);
+            long stopAt = System.nanoTime();
+            ServiceBench.Run.expect(run.send(LINE_TEAM, "POST", "/teams/" + LINE_TEAM + "/jobs/" + running + "/stop",
+                    "{}"), 200);
+            String next = waiting.remove(0);
+            List<UUID> moving = waiting.stream().map(ids::get).toList();
+            Instant seen = awaitMovedEarlier(run, moving, before, stopAt);
+            JsonNode stopped = run.awaitStatus(LINE_TEAM, running, "STOPPED");
+            ms.add(Duration.between(Instant.parse(stopped.get("endedAt").asString()), seen).toNanos() / 1e6);
+            run.awaitStatus(LINE_TEAM, next, "RUNNING");
+            running = next;
+        }
+        for (String job : waiting) {
+            run.send(LINE_TEAM, "POST", "/teams/" + LINE_TEAM + "/jobs/" + job + "/stop", "{}");
+        }
+        run.send(LINE_TEAM, "POST", "/teams/" + LINE_TEAM + "/jobs/" + running + "/stop", "{}");
+        var refresh = new Refresh(releases, releases + LINE_SPARE, ServiceBench.Percentiles.of(ms));
+        ServiceBench.log("  release → moved estimates written: p50 %.0f ms, p99 %.0f ms, max %.0f ms over %d"
+                .formatted(refresh.ms().p50(), refresh.ms().p99(), refresh.ms().max(), releases));
+        return refresh;
+    }
+
+    /** A job of the line: a day on the provider, an hour by its user's hint. */
+    private static String hinted(String name) {
+        return """
+                {"name": "%s", "kind": "TRAINING", "instancePreferences": [{"instanceType": "%s", "instanceCount": 1}],
+                 "expectedRuntimeSeconds": %d, "local": {"runtimeSeconds": 86400}}"""
+                .formatted(name, LINE_TYPE, LINE_HINT_SECONDS);
+    }
+
+    /** Waits until every one of the jobs has a forecast (a p50) in the table; their p50s. */
+    private static Map<UUID, Instant> forecast(ServiceBench.Run run, List<UUID> jobs) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            var p50 = new HashMap<UUID, Instant>();
+            run.jdbc.query("SELECT job_id, p50 FROM job_estimates WHERE job_id = ANY(?) AND p50 IS NOT NULL",
+                    rs -> { p50.put(rs.getObject(1, UUID.class), rs.getTimestamp(2).toInstant()); },
+                    (Object) jobs.toArray(UUID[]::new));
+            if (p50.size() == jobs.size()) {
+                return p50;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the line's jobs were not all estimated in 2 minutes: " + p50.size()
+                        + " of " + jobs.size());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Reads the jobs' estimates every {@link #POLL} until each p50 is 30 minutes earlier than before; when. */
+    private static Instant awaitMovedEarlier(ServiceBench.Run run, List<UUID> jobs, Map<UUID, Instant> before,
+                                             long since) throws Exception {
+        var ids = jobs.toArray(UUID[]::new);
+        var limits = new java.sql.Timestamp[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            limits[i] = java.sql.Timestamp.from(before.get(ids[i]).minus(Duration.ofMinutes(30)));
+        }
+        while (true) {
+            Integer moved = run.jdbc.queryForObject("""
+                            SELECT count(*) FROM job_estimates e
+                              JOIN unnest(CAST(? AS uuid[]), CAST(? AS timestamptz[])) AS b (job_id, latest)
+                                ON b.job_id = e.job_id
+                             WHERE e.p50 <= b.latest""", Integer.class, ids, limits);
+            if (moved != null && moved == ids.length) {
+                return Instant.now();
+            }
+            if (System.nanoTime() - since > Duration.ofMinutes(2).toNanos()) {
+                throw new IllegalStateException("the line's estimates did not move in 2 minutes: " + moved + " of "
+                        + ids.length);
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    /**
+     * A burst of {@code burst} jobs in batches onto the queue, then at once a chain: with the estimator off, then
+     * (another burst) on.
+     */
+    record Burst(int pendingBefore, ServiceBench.Batches batches, ServiceBench.WakeUp chain, Load load) {
+    }
+
+    record Bursts(Burst off, Burst on) {
+
+        double p99Ratio() {
+            return on.chain().serverMs().p99() / off.chain().serverMs().p99();
+        }
+    }
+
+    static Bursts bursts(ServiceBench.Run run) throws Exception {
+        estimates(run, false);
+        Burst off = burst(run, "burst-off-");
+        estimates(run, true);
+        Burst on = burst(run, "burst-on-");
+        return new Bursts(off, on);
+    }
+
+    private static Burst burst(ServiceBench.Run run, String prefix) throws Exception {
+        int pending = run.pendingCount();
+        ServiceBench.log("burst: %d jobs in batches onto %d pending, then a chain of %d releases (%s)".formatted(
+                run.settings.burst(), pending, run.settings.levelReleases(), prefix));
+        ServiceBench.Batches batches = run.batchMany(run.settings.burst());
+        Mark from = mark(run);
+        ServiceBench.WakeUp chain = run.wakeUp(run.settings.levelReleases(), prefix);
+        Load load = since(run, from);
+        ServiceBench.log("  %.0f jobs/s; wake-up p50 %.0f ms, p99 %.0f ms, max %.0f ms; estimator busy %.1f %%, CPU %.1f %%"
+                .formatted(batches.jobsPerSecond(), chain.serverMs().p50(), chain.serverMs().p99(),
+                        chain.serverMs().max(), 100 * load.busyShare(), 100 * load.cpuShare()));
+        return new Burst(pending, batches, chain, load);
+    }
+}
