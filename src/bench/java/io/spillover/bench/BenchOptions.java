@@ -26,10 +26,12 @@ import java.util.Set;
  *                   jobs still waiting after their submission's cycle, 0 for all; {@code --arrivals=none|last-day};
  *                   {@code --estimate-runs=history|true}: what the forecast knows of run times); null with
  *                   {@code --estimates=off}
+ * @param policies   the names of the replay's policies to run ({@code --policies=spillover,no-sharing}), empty for
+ *                   all; the goals need single-type, spillover and a polling script
  */
 record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Window window,
                     List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, Long shiftTeams,
-                    EstimateAccuracy.Settings estimates, String command) {
+                    EstimateAccuracy.Settings estimates, Set<String> policies, String command) {
 
     static final int SHIFT_DAYS = 14;
 
@@ -39,6 +41,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
                                         [--label=NAME] [--shift-teams=SEED] [--estimates=N|off]
                                         [--arrivals=none|last-day] [--estimate-runs=history|true]
+                                        [--policies=NAME,...]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
                         ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
                         ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
@@ -61,7 +64,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
             options.put(eq < 0 ? token.substring(2) : token.substring(2, eq), eq < 0 ? "true" : token.substring(eq + 1));
         }
         var known = Set.of("parts", "trace", "fleet", "window-days", "max-jobs", "poll", "out", "doc", "exact",
-                "label", "shift-teams", "estimates", "arrivals", "estimate-runs");
+                "label", "shift-teams", "estimates", "arrivals", "estimate-runs", "policies");
         options.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("unknown option --" + k + "\n" + USAGE);
         });
@@ -82,6 +85,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                 options.containsKey("shift-teams") ? Long.valueOf(options.get("shift-teams")) : null,
                 estimates(options.getOrDefault("estimates", quick ? "200" : "1000"), options.getOrDefault("arrivals", "none"),
                         options.getOrDefault("estimate-runs", "history")),
+                options.containsKey("policies") ? Set.of(options.get("policies").split(",")) : Set.of(),
                 command);
     }
 

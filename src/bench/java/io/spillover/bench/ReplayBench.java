@@ -40,7 +40,7 @@ final class ReplayBench {
                     + options.shiftTeams() + ")";
         }
         System.out.printf("Replaying %s (%d jobs) on %s%n", traceName, trace.size(), options.fleet());
-        ReplayResult result = new Replay(config, catalog(), options.exact(), System::nanoTime).run(traceName, trace,
+        ReplayResult result = new Replay(config, catalog(), options.exact(), System::nanoTime, options.policies()).run(traceName, trace,
                 options.window(), options.estimates(), (run, report) -> {
                     System.out.printf("  %-20s %6d jobs, mean wait %10.0f s, p99 %9d s, %5.1f%% on first choice,"
                                     + " %,d evaluations in %,d ms%n", report.policy(), report.jobs(),

@@ -54,17 +54,14 @@ final class Tables {
                 .append(r.firstChoiceWeights()).append(".\n\n");
 
         if (!r.goals().isEmpty()) {
-            md.append("The queue-policy issue's goals for the default policy (`").append(Goals.POLICY)
-                    .append("`); \"the better polling script\" is the lower of the scripts' figures, one figure at a"
-                            + " time:\n\n| goal | figure | target | met |\n| --- | ---: | ---: | --- |\n");
+            md.append("The goals for the default policy (`").append(Goals.POLICY)
+                    .append("`: the default queue policy, guarantees lent and borrowed); \"the better polling script\" is"
+                            + " the lower of the scripts' figures under the same quotas, one figure at a time, and"
+                            + " \"free-for-all\" the scripts' with every quota lifted:\n\n| goal | figure | target | met |\n"
+                            + "| --- | ---: | ---: | --- |\n");
             for (Goals goal : r.goals()) {
-                boolean ratio = goal.goal().contains("÷");
-                md.append("| ").append(goal.goal()).append(" | ")
-                        .append(ratio ? fixed(goal.achieved(), 2) + " ×" : goal.goal().startsWith("plan")
-                                ? String.format(Locale.ROOT, "%.2f%%", 100 * goal.achieved()) : fixed(goal.achieved(), 3))
-                        .append(" | ").append(goal.atMost() ? "≤ " : "≥ ")
-                        .append(ratio ? fixed(goal.target(), 2) + " ×" : goal.goal().startsWith("plan")
-                                ? String.format(Locale.ROOT, "%.0f%%", 100 * goal.target()) : fixed(goal.target(), 2))
+                md.append("| ").append(goal.goal()).append(" | ").append(goalFigure(goal, goal.achieved()))
+                        .append(" | ").append(goal.atMost() ? "≤ " : "≥ ").append(goalFigure(goal, goal.target()))
                         .append(" | ").append(goal.met() ? "yes" : "**no**").append(" |\n");
             }
             md.append("\n");
@@ -98,6 +95,8 @@ final class Tables {
                     .append(" | ").append(String.format(Locale.ROOT, "%,d", p.pastMaxPendingTime())).append(" | ")
                     .append(String.format(Locale.ROOT, "%.2f%%", 100 * p.planUtilizationWhileWaiting())).append(" |\n");
         }
+
+        sharing(md, r);
 
         md.append("\nMean slowdown per team ((wait + run) / run, its jobs that started):\n\n| team | jobs |");
         r.policies().forEach(p -> md.append(" ").append(p.policy()).append(" |"));
@@ -148,6 +147,98 @@ final class Tables {
             estimates(md, r.estimates());
         }
         return md.toString();
+    }
+
+    /** A goal's figure or target in its unit: a ratio, a share, a count of teams, a delay, an index. */
+    private static String goalFigure(Goals goal, double value) {
+        if (goal.goal().contains("÷ GPU-hours")) {
+            return String.format(Locale.ROOT, "%.3f%%", 100 * value);
+        }
+        if (goal.goal().contains("÷")) {
+            return fixed(value, 2) + " ×";
+        }
+        if (goal.goal().startsWith("plan")) {
+            return String.format(Locale.ROOT, "%.2f%%", 100 * value);
+        }
+        if (goal.goal().startsWith("teams")) {
+            return fixed(value, 0);
+        }
+        if (goal.goal().contains("delay")) {
+            return duration(value);
+        }
+        return fixed(value, 3);
+    }
+
+    /**
+     * What lending did per policy that shares; the queue, the oracle and the default against the free-for-all scripts;
+     * and per team, the default's waits beside the same policy's with hard quotas.
+     */
+    private static void sharing(StringBuilder md, ReplayResult r) {
+        var shared = r.policies().stream().filter(p -> p.sharing().borrowedStarts() > 0 || p.sharing().preemptions() > 0
+                || p.policy().equals(Goals.POLICY)).toList();
+        if (shared.isEmpty()) {
+            return;
+        }
+        md.append("\nLending: attempts started beyond their team's quota (borrowed), placements preempted by a reclaim"
+                + " (and the jobs preempted), GPU-hours"
+                + " of work lost to preemption (runs since the last checkpoint and restarts) over all GPU-hours run, and"
+                + " the lender's reclaim delay: for each job that claimed instances borrowers held (it fitted within its"
+                + " team's quota once they came back), from its first claim to its start:\n\n| policy | borrowed starts"
+                + " | preemptions (jobs) | GPU-hours lost / run | lenders' jobs that claimed | reclaim delay p50 | p99"
+                + " | max |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (PolicyReport p : shared) {
+            var s = p.sharing();
+            var delay = s.reclaimDelay();
+            md.append("| ").append(p.policy()).append(" | ").append(number(s.borrowedStarts())).append(" | ")
+                    .append(number(s.preemptions())).append(" (").append(number(s.preemptedJobs())).append(") | ")
+                    .append(String.format(Locale.ROOT, "%,.0f / %,.0f (%.3f%%)", s.gpuHoursLost(), s.gpuHoursRun(),
+                            100 * s.lostShare())).append(" | ").append(number(s.claims())).append(" | ")
+                    .append(duration(delay.p50())).append(" | ").append(duration(delay.p99())).append(" | ")
+                    .append(duration(delay.max())).append(" |\n");
+        }
+        var freeForAll = r.policies().stream().filter(p -> p.policy().startsWith("polling-")
+                && p.policy().endsWith(Goals.FREE_FOR_ALL)).toList();
+        if (!freeForAll.isEmpty()) {
+            double bestMean = freeForAll.stream().mapToDouble(p -> p.queueingDelay().mean()).min().orElseThrow();
+            double bestCompletion = freeForAll.stream().mapToDouble(PolicyReport::meanCompletionSeconds).min()
+                    .orElseThrow();
+            md.append("\nAgainst the free-for-all (every quota lifted; the better script's mean wait is ")
+                    .append(duration(bestMean)).append(", its mean completion ").append(duration(bestCompletion))
+                    .append("):\n\n| policy | quotas | mean wait | ÷ the better free-for-all script's | mean completion"
+                            + " | ÷ the better free-for-all script's |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+            for (PolicyReport p : r.policies()) {
+                if (!java.util.List.of(Goals.POLICY, Goals.WITHOUT_SHARING, "oracle", "queue-no-quotas",
+                        "oracle-no-quotas").contains(p.policy())) {
+                    continue;
+                }
+                md.append("| ").append(p.policy()).append(" | ").append(p.policy().endsWith(Goals.FREE_FOR_ALL)
+                                ? "lifted" : p.policy().equals(Goals.WITHOUT_SHARING) ? "hard" : "lent and borrowed")
+                        .append(" | ").append(duration(p.queueingDelay().mean())).append(" | ")
+                        .append(fixed(p.queueingDelay().mean() / bestMean, 2)).append(" × | ")
+                        .append(duration(p.meanCompletionSeconds())).append(" | ")
+                        .append(fixed(p.meanCompletionSeconds() / bestCompletion, 3)).append(" × |\n");
+            }
+        }
+        var withSharing = r.policies().stream().filter(p -> p.policy().equals(Goals.POLICY)).findFirst();
+        var without = r.policies().stream().filter(p -> p.policy().equals(Goals.WITHOUT_SHARING)).findFirst();
+        if (withSharing.isPresent() && without.isPresent()) {
+            var worse = Goals.worseOff(withSharing.get(), without.get());
+            md.append("\nNo team worse off for lending: each team's mean wait under `").append(Goals.POLICY)
+                    .append("` beside the same policy with hard quotas (`").append(Goals.WITHOUT_SHARING)
+                    .append("`); a team is worse off past the larger of 5 % and 2 min:\n\n| team | jobs | mean wait, hard"
+                            + " quotas | mean wait, shared | change | mean slowdown, hard | shared | worse off |\n"
+                            + "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+            for (String team : new TreeSet<>(withSharing.get().meanWaitByTeamSeconds().keySet())) {
+                double before = without.get().meanWaitByTeamSeconds().getOrDefault(team, 0.0);
+                double after = withSharing.get().meanWaitByTeamSeconds().get(team);
+                md.append("| ").append(team).append(" | ").append(withSharing.get().jobsByTeam().getOrDefault(team, 0L))
+                        .append(" | ").append(duration(before)).append(" | ").append(duration(after)).append(" | ")
+                        .append(after >= before ? "+" : "−").append(duration(Math.abs(after - before))).append(" | ")
+                        .append(fixed(without.get().slowdownByTeam().getOrDefault(team, 1.0), 2)).append(" | ")
+                        .append(fixed(withSharing.get().slowdownByTeam().getOrDefault(team, 1.0), 2)).append(" | ")
+                        .append(worse.contains(team) ? "**yes**" : "no").append(" |\n");
+            }
+        }
     }
 
     static String service(ServiceBench.Result r, Machine machine, String command, String figure) {

@@ -5,6 +5,7 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.OfferingState;
+import io.spillover.placement.RunningPlacement;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
@@ -12,16 +13,19 @@ import io.spillover.system.Access;
 import io.spillover.system.Change;
 import io.spillover.tenancy.TeamUsage;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -53,6 +57,16 @@ public class CapacityService implements SmartInitializingSingleton {
     public Capacity snapshot() {
         List<OfferingState> states = offerings.all().stream().map(Offering::state).toList();
         return new Capacity(states, plans.plans(), teams.states().values());
+    }
+
+    /**
+     * A snapshot with the placements holding instances, read by {@code running} in the same transaction, at one
+     * moment: every instance a team holds is in one of its placements, as a reclaim counts them.
+     */
+    @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
+    public Capacity snapshot(Supplier<? extends Collection<RunningPlacement>> running) {
+        List<OfferingState> states = offerings.all().stream().map(Offering::state).toList();
+        return new Capacity(states, plans.plans(), teams.states().values(), running.get());
     }
 
     public List<Offering> offerings() {

@@ -61,7 +61,22 @@ final class JobText {
 
     static String selection(JsonNode selection) {
         return "entry " + selection.path("index").asInt() + ": " + selection.path("instanceCount").asInt() + " × "
-                + text(selection, "instanceType") + " in " + text(selection, "region") + ", " + text(selection, "source");
+                + text(selection, "instanceType") + " in " + text(selection, "region") + ", " + text(selection, "source")
+                + borrowed(selection);
+    }
+
+    /** {@code , 2 borrowed} when some of the selection's instances are other teams' idle quota; else nothing. */
+    private static String borrowed(JsonNode selection) {
+        int borrowed = selection.path("borrowedInstances").asInt(0);
+        return borrowed > 0 ? ", " + borrowed + " borrowed" : "";
+    }
+
+    /** Whether the job may be preempted, and how often it was. */
+    static String preemption(JsonNode job) {
+        int preemptions = job.path("preemptions").asInt(0);
+        String times = preemptions == 1 ? "once" : preemptions + " times";
+        return job.path("preemptible").asBoolean() ? "preemptible (resumes from its checkpoint), preempted " + times
+                : "not preemptible" + (preemptions > 0 ? ", preempted " + times : "");
     }
 
     static List<String> describe(JsonNode job) {
@@ -88,6 +103,7 @@ final class JobText {
                     + text(entry, "instanceType") + " in " + text(entry, "region") + (plan.isEmpty() ? "" : ", plan " + plan)));
         }
         lines.add(field("attempt", String.valueOf(job.path("attempt").asInt())));
+        lines.add(field("preemption", preemption(job)));
         if (job.path("expectedRuntimeSeconds").isNumber()) {
             lines.add(field("expected run", job.get("expectedRuntimeSeconds").asLong() + " s (its user's hint)"));
         }
@@ -152,7 +168,7 @@ final class JobText {
             JsonNode selection = job.path("selection");
             rows.add(List.of(text(job, "name"), text(job, "status"), text(job, "statusReason"),
                     selection.isObject() ? selection.path("instanceCount").asInt() + " × " + text(selection, "instanceType")
-                            + " (entry " + selection.path("index").asInt() + ")" : "-",
+                            + " (entry " + selection.path("index").asInt() + borrowed(selection) + ")" : "-",
                     text(job, "createdAt"), likelyStart(job.path("estimatedStart"))));
         }
         List<String> lines = columns(rows);

@@ -18,6 +18,10 @@ final class SubmitCommand extends ApiCommand {
     @Option(names = "--wait", description = "wait for the job to end; exit 0 if it completed")
     boolean wait;
 
+    @Option(names = "--preemptible", description = "the job can be stopped and resumed from its checkpoint: it may"
+            + " borrow other teams' idle quota and be preempted when they need it back (as preemptible: true)")
+    boolean preemptible;
+
     @Option(names = "--timeout", paramLabel = "DURATION", converter = Durations.class,
             description = "with --wait: give up after this long (e.g. 30m, 2h), exit 6; the job goes on")
     Duration timeout;
@@ -29,6 +33,9 @@ final class SubmitCommand extends ApiCommand {
     @Override
     ExitCode run() {
         ObjectNode body = JobFile.read(file, invocation());
+        if (preemptible) {
+            body.put("preemptible", true);
+        }
         Connection connection = connection();
         SpilloverApi api = connection.api();
         String teamName = connection.team(api);

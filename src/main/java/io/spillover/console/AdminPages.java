@@ -11,6 +11,8 @@ import io.spillover.shared.InvalidRequestException;
 import io.spillover.system.Access;
 import io.spillover.tenancy.Queueing;
 import io.spillover.tenancy.QuotaDefinition;
+import io.spillover.tenancy.SharingDefinition;
+import io.spillover.placement.SharingStrategy;
 import io.spillover.tenancy.TeamDefinition;
 import io.spillover.tenancy.TeamService;
 import java.time.Instant;
@@ -48,7 +50,9 @@ class AdminPages {
     }
 
     private static final Forms.Fields TEAM_FORM = Forms.Fields.of("name", "displayName", "queueing", "limits",
-            "maxAccelerators", "maxConcurrentJobs").showing("team", "name").showing("instanceLimits", "limits");
+            "maxAccelerators", "maxConcurrentJobs", "sharing", "borrowLimitPercent", "borrowLimits")
+            .showing("team", "name").showing("instanceLimits", "limits").showing("sharing.strategy", "sharing")
+            .showing("sharing.borrowLimitPercent", "borrowLimitPercent").showing("sharing.borrowLimits", "borrowLimits");
     private static final Forms.Fields USER_FORM = Forms.Fields.of("username", "displayName", "password",
             "platformAdmin");
     private static final Forms.Fields MEMBERSHIP_FORM = Forms.Fields.of("team", "role");
@@ -62,18 +66,27 @@ class AdminPages {
         model.addAttribute("teams", teams.list());
         model.addAttribute("sagemaker", sagemaker.all());
         model.addAttribute("queueings", Queueing.values());
+        model.addAttribute("sharings", SharingStrategy.values());
         return "admin/teams";
     }
 
-    /** Creates or changes a team and sets its quotas: one {@code type=count} per line. */
+    /**
+     * Creates or changes a team, its sharing and its quotas: guarantees and borrow limits one {@code type=count} per
+     * line.
+     */
     @PostMapping("/admin/teams")
     String saveTeam(@RequestParam String name, @RequestParam String displayName, @RequestParam Queueing queueing,
                     @RequestParam(defaultValue = "") String limits,
                     @RequestParam(required = false) Integer maxAccelerators,
-                    @RequestParam(required = false) Integer maxConcurrentJobs, @RequestParam Map<String, String> values,
+                    @RequestParam(required = false) Integer maxConcurrentJobs,
+                    @RequestParam(defaultValue = "LEND") SharingStrategy sharing,
+                    @RequestParam(required = false) Integer borrowLimitPercent,
+                    @RequestParam(defaultValue = "") String borrowLimits, @RequestParam Map<String, String> values,
                     Model model, RedirectAttributes redirect) {
         return Forms.submit(model, redirect, "/admin/teams", TEAM_FORM, values, () -> {
-            teams.put(name.trim(), new TeamDefinition(displayName, 1, queueing),
+            teams.put(name.trim(), new TeamDefinition(displayName, 1, queueing,
+                            new SharingDefinition(sharing, borrowLimitPercent,
+                                    borrowLimits.isBlank() ? null : parseLimits(borrowLimits))),
                     new QuotaDefinition(parseLimits(limits), maxAccelerators, maxConcurrentJobs));
             return "Saved team " + name;
         }, () -> teams(model));

@@ -49,6 +49,7 @@ public class JobForm {
     private String command;
     private Long runtimeSeconds;
     private boolean requiresEfa;
+    private boolean preemptible;
 
     /** The request this form stands for; entries left blank are dropped. */
     JobRequest toRequest() {
@@ -64,7 +65,7 @@ public class JobForm {
                 fromProfile || !uniformCount ? null : instanceCount, maxPendingTimeInSeconds, maxRuntimeInSeconds,
                 expectedRuntimeSeconds, null, priority, null, requiresEfa ? new Requirements(true, null, null, null, null) : null,
                 words.isEmpty() ? null : new ContainerSpec(null, words, null),
-                runtimeSeconds == null ? null : new LocalSettings(runtimeSeconds, null), null);
+                runtimeSeconds == null ? null : new LocalSettings(runtimeSeconds, null), null, preemptible ? true : null);
     }
 
     static String blankToNull(String value) {
@@ -97,4 +98,6 @@ public class JobForm {
     public void setRuntimeSeconds(Long runtimeSeconds) { this.runtimeSeconds = runtimeSeconds; }
     public boolean isRequiresEfa() { return requiresEfa; }
     public void setRequiresEfa(boolean requiresEfa) { this.requiresEfa = requiresEfa; }
+    public boolean isPreemptible() { return preemptible; }
+    public void setPreemptible(boolean preemptible) { this.preemptible = preemptible; }
 }

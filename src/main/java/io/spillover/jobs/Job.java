@@ -72,6 +72,14 @@ class Job implements Persistable<UUID> {
     private int attempt;
     /** Attempts lost with what ran them, each placed again (V8). */
     private int lostAttempts;
+    /** Whether it can be stopped and resumed from its checkpoint, and so may be preempted (V15). */
+    private boolean preemptible;
+    /** How often it was preempted, each time placed again as a new attempt (V15). */
+    private int preemptions;
+    /** How many instances of its current or last placement were beyond its team's guarantee when placed (V15). */
+    private int borrowedInstances;
+    /** Since when the current attempt is being stopped (V15); null unless it is STOPPING. */
+    private Instant stoppingSince;
     private String providerJobName;
     private Instant createdAt;
     private Instant pendingDeadline;
@@ -117,7 +125,8 @@ class Job implements Persistable<UUID> {
      */
     static Job submit(UUID id, String team, String name, JobKind kind, PreferenceList preferences,
                       Integer uniformCount, Duration maxPending, Instant clockStart, Long maxRuntimeSeconds,
-                      int priority, String clientToken, JobSpec spec, ProfileRef profile, Instant now) {
+                      int priority, String clientToken, JobSpec spec, ProfileRef profile, boolean preemptible,
+                      Instant now) {
         Job job = new Job();
         job.fresh = true;
         job.id = id;
@@ -133,6 +142,7 @@ class Job implements Persistable<UUID> {
         job.priority = priority;
         job.clientToken = clientToken;
         job.spec = spec;
+        job.preemptible = preemptible;
         job.createdAt = now;
         preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry, team, priority, now)));
         job.pendingDeadline = clockStart.plus(maxPending);
@@ -165,12 +175,17 @@ class Job implements Persistable<UUID> {
                 "submitted with " + entries.size() + " acceptable instance type(s)", attempt);
     }
 
-    /** Takes the selected entry: a new attempt starts, holding capacity of {@code offeringId}. */
-    Transition start(EntryVerdict selected, long offeringId, Instant now) {
+    /**
+     * Takes the selected entry: a new attempt starts, holding capacity of {@code offeringId}, {@code borrowed} of its
+     * instances beyond its team's guarantee.
+     */
+    Transition start(EntryVerdict selected, long offeringId, int borrowed, Instant now) {
         attempt++;
         Transition transition = move(JobStatus.STARTING, StatusReason.PLACED, "placed on entry " + selected.index()
                 + ": " + selected.instanceCount() + " x " + selected.instanceType() + " in " + selected.region()
-                + " (" + selected.source() + ")", now);
+                + " (" + selected.source() + ")" + (borrowed == 0 ? "" : ", " + borrowed
+                + " of them borrowed beyond the team's quota" + (preemptible ? "; may be preempted" : "")), now);
+        borrowedInstances = borrowed;
         selectedIndex = selected.index();
         selectedType = selected.instanceType();
         selectedCount = selected.instanceCount();
@@ -212,7 +227,57 @@ class Job implements Persistable<UUID> {
     }
 
     Transition stopping(StatusReason reason, String message, Instant now) {
-        return move(JobStatus.STOPPING, reason, message, now);
+        Transition transition = move(JobStatus.STOPPING, reason, message, now);
+        stoppingSince = now;
+        return transition;
+    }
+
+    /** Stopped to give its instances back to their owner: when the stop is confirmed, it waits again. */
+    Transition preempting(String message, Instant now) {
+        if (!preemptible) {
+            throw new IllegalStateException("job " + name + " did not opt in to preemption");
+        }
+        Transition transition = move(JobStatus.STOPPING, StatusReason.PREEMPTED, message, now);
+        stoppingSince = now;
+        return transition;
+    }
+
+    /** Being stopped for a preemption, not by a user or a limit: to be placed again once stopped. */
+    boolean beingPreempted() {
+        return status == JobStatus.STOPPING && statusReason == StatusReason.PREEMPTED;
+    }
+
+    /**
+     * A stop asked for while the job was being preempted takes over the preemption's: the job ends when stopped,
+     * instead of waiting again. The status stays STOPPING; only its reason changes.
+     */
+    Transition stopInsteadOfRequeue(StatusReason reason, String message, Instant now) {
+        if (!beingPreempted()) {
+            throw new IllegalStateException("job " + name + " is not being preempted");
+        }
+        var transition = new Transition(id, team, now, status, status, reason, message, attempt);
+        statusReason = reason;
+        statusMessage = message;
+        return transition;
+    }
+
+    /**
+     * The preempted attempt stopped: back to the queue without the selection, at its queue position (its priority
+     * and submission time are unchanged), to be placed again as a new attempt that resumes from its checkpoint. Its
+     * pending clock starts again, as at submission.
+     */
+    Transition requeuePreempted(String message, Instant now) {
+        if (!beingPreempted()) {
+            throw new IllegalStateException("job " + name + " is not being preempted");
+        }
+        Transition transition = move(JobStatus.PENDING, StatusReason.PREEMPTED, message, now);
+        clearSelection();
+        preemptions++;
+        stoppingSince = null;
+        startedAt = null;
+        runtimeDeadline = null;
+        pendingDeadline = now.plusSeconds(maxPendingSeconds);
+        return transition;
     }
 
     /** The job ended: on the provider, or before ever reaching it (a pending job stopped). */
@@ -290,6 +355,9 @@ class Job implements Persistable<UUID> {
     int attempt() { return attempt; }
 
     int lostAttempts() { return lostAttempts; }
+    boolean preemptible() { return preemptible; }
+    int preemptions() { return preemptions; }
+    int borrowedInstances() { return borrowedInstances; }
     String providerJobName() { return providerJobName; }
     Instant createdAt() { return createdAt; }
     Instant pendingDeadline() { return pendingDeadline; }

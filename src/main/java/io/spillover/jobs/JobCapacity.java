@@ -30,14 +30,18 @@ class JobCapacity {
     }
 
     /**
-     * Books the selected entry's instances, answering the offering's id. The database refuses overbooking with
+     * Books the selected entry's instances. The database refuses overbooking with
      * {@link io.spillover.tenancy.CapacityRefusedException}, rolling the caller's transaction back.
      */
-    long book(Job job, PreferenceEntry entry) {
+    Booking book(Job job, PreferenceEntry entry) {
         long offeringId = offerings.book(entry.offering(), entry.instanceCount());
-        teams.book(job.team(), entry.instanceType(), entry.instanceCount(),
+        int borrowed = teams.book(job.team(), entry.instanceType(), entry.instanceCount(),
                 accelerators(entry.instanceType(), entry.instanceCount()));
-        return offeringId;
+        return new Booking(offeringId, borrowed);
+    }
+
+    /** What a placement booked: instances of an offering, {@code borrowed} of them beyond the team's guarantee. */
+    record Booking(long offeringId, int borrowed) {
     }
 
     /**

@@ -39,7 +39,7 @@ public class JobCommands {
         if (job.status().ended()) {
             throw new ConflictException("job " + name + " already ended: " + job.status());
         }
-        if (job.status() != JobStatus.STOPPING) {
+        if (job.status() != JobStatus.STOPPING || job.beingPreempted()) {
             lifecycle.stop(job.id(), StatusReason.STOPPED_BY_USER, "stopped by a user");
         }
         return queries.describe(team, name);

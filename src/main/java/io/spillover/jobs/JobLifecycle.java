@@ -51,9 +51,9 @@ public class JobLifecycle {
             return Optional.empty();
         }
         EntryVerdict selected = decision.selected().orElseThrow();
-        long offeringId = capacity.book(job, job.preferences().get(selected.index()));
+        JobCapacity.Booking booking = capacity.book(job, job.preferences().get(selected.index()));
         history.record(jobId, job.team(), decision, trigger, now);
-        history.append(job.start(selected, offeringId, now), job);
+        history.append(job.start(selected, booking.offeringId(), booking.borrowed(), now), job);
         LaunchRequest request = launches.request(job);
         events.publishEvent(new LaunchReady(jobId, job.attempt(), request));
         // Replicas' clocks may differ by a little: a job taken by another instance must not wait a negative time.
@@ -86,7 +86,27 @@ public class JobLifecycle {
                 events.publishEvent(new StopRequested(job.providerJobName()));
                 return stopping;
             }
+            if (job.beingPreempted()) {
+                // its provider is stopping it already; it will end instead of waiting again
+                return job.stopInsteadOfRequeue(reason, message + " while it was being preempted", now);
+            }
             return null;
+        });
+    }
+
+    /**
+     * Preempts a job: asks its provider to stop it, with {@code grace} between the signal to end and the kill; once
+     * the provider confirms the stop the job waits again at its queue position ({@link ProviderReports}). Nothing
+     * when it is no longer starting or running. Only a job that opted in is ever preempted.
+     */
+    public void preempt(UUID jobId, String message, Duration grace) {
+        changes.change(jobId, (job, now) -> {
+            if (!JobStatus.MEANT_TO_RUN.contains(job.status())) {
+                return null;
+            }
+            Transition preempting = job.preempting(message, now);
+            events.publishEvent(new StopRequested(job.providerJobName(), grace));
+            return preempting;
         });
     }
 

@@ -23,7 +23,9 @@ import java.util.List;
  * for each earlier entry before it may take the next (0: the first entry that fits; absent: its profile's, else
  * the platform's). {@code expectedRuntimeSeconds} is its user's hint of how long it runs: the scheduler ranks and
  * the start estimates reckon with it ({@link io.spillover.placement.ExpectedRuns}); unlike the maximum run time it
- * bounds nothing.
+ * bounds nothing. {@code preemptible} says the job can be stopped and resumed from its checkpoint (under SageMaker
+ * its {@code CheckpointConfig}, under the local provider the directory {@code SPILLOVER_CHECKPOINT_DIR} names): it may
+ * then borrow idle quota of other teams beyond its maximum run time's bound, and be preempted when they need it back.
  */
 public record JobRequest(
         @Pattern(regexp = "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}",
@@ -44,7 +46,18 @@ public record JobRequest(
         Requirements requires,
         @Valid ContainerSpec container,
         @Valid LocalSettings local,
-        @Valid SageMakerSettings sagemaker) {
+        @Valid SageMakerSettings sagemaker,
+        Boolean preemptible) {
+
+    /** A request without a word on preemption: not preemptible. */
+    public JobRequest(String name, JobKind kind, String profile, List<Entry> instancePreferences, Integer instanceCount,
+                      Long maxPendingTimeInSeconds, Long maxRuntimeInSeconds, Long expectedRuntimeSeconds,
+                      Long fallbackAfterSeconds, Integer priority, String clientToken, Requirements requires,
+                      ContainerSpec container, LocalSettings local, SageMakerSettings sagemaker) {
+        this(name, kind, profile, instancePreferences, instanceCount, maxPendingTimeInSeconds, maxRuntimeInSeconds,
+                expectedRuntimeSeconds, fallbackAfterSeconds, priority, clientToken, requires, container, local, sagemaker,
+                null);
+    }
 
     /** One entry as written: {@code region} defaults to the provider's, {@code instanceCount} to the job's. */
     public record Entry(String instanceType, Integer instanceCount, String trainingPlan, String region) {

@@ -4,7 +4,10 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** A job's life (SPEC §3.5.3): PENDING → STARTING → RUNNING → COMPLETED | FAILED; STOPPING → STOPPED from any live state. */
+/**
+ * A job's life (SPEC §3.5.3): PENDING → STARTING → RUNNING → COMPLETED | FAILED; STOPPING → STOPPED from any live
+ * state; back to PENDING when a launch is refused, an attempt is lost, or a preempted attempt has stopped.
+ */
 public enum JobStatus {
     PENDING, STARTING, RUNNING, STOPPING, COMPLETED, FAILED, STOPPED;
 
@@ -41,7 +44,8 @@ public enum JobStatus {
             // Back to PENDING, too, when the attempt was lost with what ran it: the job is placed again.
             case RUNNING -> next == PENDING || next == STOPPING || next == COMPLETED || next == FAILED
                     || next == STOPPED;
-            case STOPPING -> next == STOPPED || next == COMPLETED || next == FAILED;
+            // Back to PENDING when it was stopped to be preempted: it waits again at its queue position.
+            case STOPPING -> next == STOPPED || next == COMPLETED || next == FAILED || next == PENDING;
             case COMPLETED, FAILED, STOPPED -> false;
         };
     }

@@ -225,7 +225,7 @@ public class JobSubmissions {
                 request.maxRuntimeInSeconds(), request.priority() == null ? 0 : request.priority(),
                 request.clientToken(), new JobSpec(request.container(), request.local(), checked.sagemaker(),
                         checked.requires(), checked.fallbackAfterSeconds(), request.expectedRuntimeSeconds()),
-                checked.profile(), now);
+                checked.profile(), Boolean.TRUE.equals(request.preemptible()), now);
     }
 
     private static InvalidRequestException nameTaken(String team, String name) {

@@ -94,8 +94,8 @@ public class Launches {
     LaunchRequest request(Job job) {
         var entry = job.preferences().get(job.selectedIndex());
         String planArn = entry.trainingPlan() == null ? null : plans.arn(entry.trainingPlan()).orElse(null);
-        return new LaunchRequest(job.providerJobName(), job.team(), job.name(), job.kind(), entry.instanceType(),
+        return new LaunchRequest(job.providerJobName(), job.id(), job.team(), job.name(), job.kind(), entry.instanceType(),
                 entry.instanceCount(), entry.region(), entry.trainingPlan(), planArn, job.spec().container(),
-                job.spec().local(), job.spec().sagemaker(), job.maxRuntimeSeconds());
+                job.spec().local(), job.spec().sagemaker(), job.maxRuntimeSeconds(), job.preemptible());
     }
 }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import io.spillover.tenancy.SharingProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -37,9 +38,11 @@ public class PendingJobs {
     static final String QUEUE_ORDER = "j.priority DESC, j.created_at, j.id";
 
     private final JdbcClient jdbc;
+    private final SharingProperties sharing;
 
-    PendingJobs(JdbcClient jdbc) {
+    PendingJobs(JdbcClient jdbc, SharingProperties sharing) {
         this.jdbc = jdbc;
+        this.sharing = sharing;
     }
 
     /**
@@ -318,7 +321,8 @@ public class PendingJobs {
     private List<QueuedJob> load(String condition, Map<String, Object> params) {
         List<Row> rows = jdbc.sql("""
                         SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds, j.profile_name, j.sweep_id,
-                               j.last_evaluation_id IS NOT NULL AS evaluated, j.pending_deadline,
+                               j.last_evaluation_id IS NOT NULL AS evaluated, j.pending_deadline, j.preemptible,
+                               j.preemptions,
                                CAST(j.spec ->> 'fallbackAfterSeconds' AS bigint) AS fallback_after_seconds,
                                CAST(j.spec ->> 'expectedRuntimeSeconds' AS bigint) AS expected_runtime_seconds,
                                e.instance_type, e.instance_count, e.region, e.training_plan
@@ -334,6 +338,7 @@ public class PendingJobs {
                         seconds(rs.getObject("max_runtime_seconds", Long.class)),
                         seconds(rs.getObject("expected_runtime_seconds", Long.class)),
                         rs.getTimestamp("pending_deadline").toInstant(),
+                        sharing.preemptible(rs.getBoolean("preemptible"), rs.getInt("preemptions")),
                         new PreferenceEntry(rs.getString("instance_type"), rs.getInt("instance_count"),
                                 rs.getString("region"), rs.getString("training_plan"))))
                 .list();
@@ -344,14 +349,14 @@ public class PendingJobs {
             return new QueuedJob(first.id(), first.team(), first.kind(), first.priority(), first.createdAt(),
                     new PreferenceList(jobRows.stream().map(Row::entry).toList()), first.fallbackAfter(),
                     first.maxRuntime(), first.hint(), first.pendingDeadline(), first.profile(), first.sweep(),
-                    first.evaluated());
+                    first.evaluated(), first.preemptible());
         }).toList();
     }
 
     /** One job and one of its entries, as the query returns them. */
     private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, String profile,
                        UUID sweep, boolean evaluated, Duration fallbackAfter, Duration maxRuntime, Duration hint,
-                       Instant pendingDeadline, PreferenceEntry entry) {
+                       Instant pendingDeadline, boolean preemptible, PreferenceEntry entry) {
     }
 
     private static Duration seconds(Long seconds) {

@@ -3,6 +3,7 @@ package io.spillover.jobs;
 import io.spillover.placement.OfferingKey;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
+import java.time.Instant;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
@@ -34,6 +35,9 @@ public class ProviderReports {
             if (status == ProviderJobStatus.RUNNING) {
                 return job.status() == JobStatus.STARTING ? job.running(now, change.message()) : null;
             }
+            if (status == ProviderJobStatus.STOPPED && job.beingPreempted()) {
+                return requeuePreempted(job, "stopped (" + change.message() + ")", now);
+            }
             capacity.release(job, true);
             return switch (status) {
                 case COMPLETED -> job.end(JobStatus.COMPLETED, StatusReason.COMPLETED, change.message(), now);
@@ -55,6 +59,9 @@ public class ProviderReports {
                 return null;
             }
             String lost = "attempt " + attempt + " was lost: the provider no longer knows it";
+            if (job.beingPreempted()) {
+                return requeuePreempted(job, lost, now);
+            }
             if (job.status() == JobStatus.STOPPING) {
                 capacity.release(job, true);
                 return job.end(JobStatus.STOPPED, StatusReason.STOPPED_BY_USER, lost, now);
@@ -72,5 +79,19 @@ public class ProviderReports {
             events.publishEvent(new RequeuedAfterLoss(job.id(), job.team(), offering));
             return requeued;
         });
+    }
+
+    /**
+     * A preempted attempt has ended: its instances go back (to the team that reclaimed them: the scheduler's next
+     * cycle, woken by one event for the job, the offering and its team, places the reclaiming job first), and the job
+     * waits again at its queue position, to resume from its checkpoint as a new attempt.
+     */
+    private Transition requeuePreempted(Job job, String how, Instant now) {
+        OfferingKey offering = capacity.release(job, false);
+        Transition requeued = job.requeuePreempted("preempted: attempt " + job.attempt() + " " + how
+                + "; waiting again at its queue position, to resume from its checkpoint (preemption "
+                + (job.preemptions() + 1) + ")", now);
+        events.publishEvent(new RequeuedAfterPreemption(job.id(), job.team(), offering));
+        return requeued;
     }
 }

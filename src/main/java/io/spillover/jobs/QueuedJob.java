@@ -18,14 +18,16 @@ import java.util.UUID;
  * @param profile         the profile it was submitted with, null for none
  * @param sweep           the sweep it belongs to ({@link io.spillover.placement.ExpectedRuns}): the first job's id
  * @param evaluated       whether a cycle has evaluated it before: the first is its submission's
+ * @param preemptible     whether it may be preempted if it borrows: it opted in, with a checkpoint, and was not yet
+ *                        preempted as often as {@code spillover.sharing.max-preemptions} allows
  */
 public record QueuedJob(UUID id, String team, JobKind kind, int priority, Instant createdAt,
                         PreferenceList preferences, Duration fallbackAfter, Duration maxRuntime, Duration hint,
-                        Instant pendingDeadline, String profile, UUID sweep, boolean evaluated) {
+                        Instant pendingDeadline, String profile, UUID sweep, boolean evaluated, boolean preemptible) {
 
     /** @param expectedRuntime what the scheduler expects of its run (see {@code FairShares}), null for nothing */
     public QueuedRequest<UUID> queued(Duration expectedRuntime) {
-        return new QueuedRequest<>(id, new PlacementRequest(team, kind, preferences), priority, createdAt,
-                fallbackAfter, expectedRuntime);
+        return new QueuedRequest<>(id, new PlacementRequest(team, kind, preferences, maxRuntime, preemptible), priority,
+                createdAt, fallbackAfter, expectedRuntime);
     }
 }

@@ -2,6 +2,8 @@ package io.spillover.jobs;
 
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
+import io.spillover.placement.RunningPlacement;
+import io.spillover.tenancy.SharingProperties;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,9 +29,38 @@ public class RunningJobs {
     }
 
     private final JdbcClient jdbc;
+    private final SharingProperties sharing;
 
-    RunningJobs(JdbcClient jdbc) {
+    RunningJobs(JdbcClient jdbc, SharingProperties sharing) {
         this.jdbc = jdbc;
+        this.sharing = sharing;
+    }
+
+    /**
+     * Every placement holding instances (starting, running or stopping), as a reclaim chooses from them: whether it
+     * borrowed, whether it may still be preempted ({@code spillover.sharing.max-preemptions}), and since when it is
+     * being stopped. A job still starting counts as started {@code now}: its minimum run has not begun.
+     */
+    public List<RunningPlacement> placements(Instant now) {
+        return jdbc.sql("""
+                        SELECT id, team, priority, started_at, max_runtime_seconds, selected_type, selected_count,
+                               selected_region, selected_source, borrowed_instances, preemptible, preemptions,
+                               stopping_since
+                          FROM jobs
+                         WHERE %s AND selected_type IS NOT NULL
+                         ORDER BY id""".formatted(JobStatus.statusIn(JobStatus.ON_PROVIDER)))
+                .query((rs, n) -> {
+                    Timestamp started = rs.getTimestamp("started_at");
+                    Timestamp stopping = rs.getTimestamp("stopping_since");
+                    return new RunningPlacement(rs.getObject("id", UUID.class).toString(), rs.getString("team"),
+                            new OfferingKey(rs.getString("selected_region"), rs.getString("selected_type"),
+                                    rs.getString("selected_source")),
+                            rs.getInt("selected_count"), rs.getInt("priority"),
+                            started == null ? now : started.toInstant(), rs.getInt("borrowed_instances") > 0,
+                            sharing.preemptible(rs.getBoolean("preemptible"), rs.getInt("preemptions")),
+                            seconds(rs.getObject("max_runtime_seconds", Long.class)), rs.getInt("preemptions"),
+                            stopping == null ? null : stopping.toInstant());
+                }).list();
     }
 
     public List<RunningJob> all() {

@@ -21,5 +21,10 @@ public enum StatusReason {
      */
     ATTEMPT_LOST,
     /** The attempt was lost and the job had been placed again as often as {@code spillover.jobs.lost-attempt-retries} allows. */
-    LOST_BY_PROVIDER
+    LOST_BY_PROVIDER,
+    /**
+     * Stopped to give instances it borrowed back to a team below its guarantee (STOPPING), and then waiting again at
+     * its queue position, to be placed as a new attempt that resumes from its checkpoint (PENDING).
+     */
+    PREEMPTED
 }

@@ -147,6 +147,9 @@ class SubmissionChecks {
                     : jobSettings.settle(request.kind(), request.sagemaker());
             if (settled != null && violations.stream().noneMatch(v -> v.field().startsWith("sagemaker."))) {
                 violations.addAll(settled.violations()); // only once the job's own values have the right shape
+                if (Boolean.TRUE.equals(request.preemptible())) {
+                    violations.addAll(provider.checkpointProblems(request.kind(), settled.sagemaker()));
+                }
             }
             if (request.kind() != null && entries != null) {
                 neverRuns(request.kind(), entries, count, from, violations);

@@ -9,8 +9,12 @@ import io.micrometer.core.instrument.Timer;
 import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offering;
 import io.spillover.jobs.JobPlaced;
+import io.spillover.jobs.JobStatus;
+import io.spillover.jobs.JobTransitioned;
+import io.spillover.jobs.StatusReason;
 import io.spillover.scheduling.Leadership;
 import io.spillover.system.DatabaseFailures;
+import io.spillover.tenancy.TeamService;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -22,8 +26,9 @@ import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * The meters behind {@code /actuator/prometheus}: time to placement by entry and source, fallback depth,
- * pending jobs per team, offering and plan utilization, and whether this instance schedules. Gauges over the
- * database are refreshed every few seconds, not on each scrape.
+ * pending jobs per team, offering and plan utilization, instances borrowed and lent per team and type,
+ * preemptions, and whether this instance schedules. Gauges over the database are refreshed every few seconds, not
+ * on each scrape.
  */
 @Component
 class SpilloverMetrics {
@@ -36,11 +41,21 @@ class SpilloverMetrics {
     private final MultiGauge pending;
     private final MultiGauge utilization;
     private final DistributionSummary fallbackDepth;
+    private final TeamService teams;
+    private final MultiGauge borrowed;
+    private final MultiGauge lent;
 
-    SpilloverMetrics(MeterRegistry registry, CapacityService capacity, JdbcClient jdbc, Leadership leadership) {
+    SpilloverMetrics(MeterRegistry registry, CapacityService capacity, JdbcClient jdbc, Leadership leadership,
+                     TeamService teams) {
         this.registry = registry;
         this.capacity = capacity;
         this.jdbc = jdbc;
+        this.teams = teams;
+        this.borrowed = MultiGauge.builder("spillover.team.instances.borrowed")
+                .description("Instances a team holds beyond its guarantee (quota), per instance type").register(registry);
+        this.lent = MultiGauge.builder("spillover.team.instances.lent")
+                .description("Instances of a team's idle guarantee that other teams' borrowed instances stand on")
+                .register(registry);
         this.pending = MultiGauge.builder("spillover.jobs.pending").description("Jobs waiting for capacity, per team")
                 .register(registry);
         this.utilization = MultiGauge.builder("spillover.offering.utilization")
@@ -59,6 +74,14 @@ class SpilloverMetrics {
                 .tags("entry", Integer.toString(placed.index()), "source", source)
                 .publishPercentileHistogram().register(registry).record(placed.waited());
         fallbackDepth.record(placed.index());
+    }
+
+    /** A job is being preempted: stopped to give borrowed instances back to a team below its guarantee. */
+    @TransactionalEventListener(fallbackExecution = true)
+    void transitioned(JobTransitioned change) {
+        if (change.status() == JobStatus.STOPPING && change.transition().reason() == StatusReason.PREEMPTED) {
+            registry.counter("spillover.jobs.preempted", "team", change.team()).increment();
+        }
     }
 
     @Scheduled(fixedDelayString = "${spillover.metrics.refresh:5s}", initialDelay = 0)
@@ -80,6 +103,16 @@ class SpilloverMetrics {
                 ((Number) row.get("n")).doubleValue())).toList(), true);
         utilization.register(capacity.offerings().stream().filter(o -> o.total() > 0)
                 .map(o -> MultiGauge.Row.of(tags(o), (double) o.inUse() / o.total())).toList(), true);
+        TeamService.Loans loans = teams.loans();
+        borrowed.register(rows(loans.borrowed()), true);
+        lent.register(rows(loans.lent()), true);
+    }
+
+    private static List<MultiGauge.Row<?>> rows(Map<String, Map<String, Integer>> byTeam) {
+        var rows = new java.util.ArrayList<MultiGauge.Row<?>>();
+        byTeam.forEach((team, byType) -> byType.forEach((type, n) ->
+                rows.add(MultiGauge.Row.of(Tags.of("team", team, "instance_type", type), n))));
+        return rows;
     }
 
     private static Tags tags(Offering o) {

@@ -1,30 +1,48 @@
 package io.spillover.placement;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * The capacity a scheduling cycle works with: offerings, plans and teams as read in one snapshot.
- * Mutable so that a cycle can place several jobs in turn: {@link #take} books what a selection uses, and
+ * The capacity a scheduling cycle works with: offerings, plans, teams and running placements as read in one
+ * snapshot. Mutable so that a cycle can place several jobs in turn: {@link #take} books what a selection uses, and
  * the next decision sees it. Not thread-safe; one cycle owns one instance.
+ *
+ * <p>The running placements are what a reclaim chooses from (see {@link QueuePass}); they must agree with the
+ * teams' use: every instance a team holds is in one of its placements. A snapshot without them can lend nothing
+ * back, so the service and the replay hand them in whenever sharing is on.
  */
 public final class Capacity {
 
     private final Map<OfferingKey, OfferingState> offerings = new HashMap<>();
     private final Map<String, PlanState> plans = new HashMap<>();
     private final Map<String, TeamState> teams = new HashMap<>();
-    private final Map<OfferingKey, Hold> holds = new HashMap<>();
+    private final Map<OfferingKey, List<Hold>> holds = new HashMap<>();
+    private final Map<OfferingKey, List<RunningPlacement>> running = new HashMap<>();
+    /** {@link #reclaimable} per offering, until the next booking changes a team's use. */
+    private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
 
-    /** Free instances of an offering kept for one waiting job, so that smaller jobs do not take them first. */
+    /** Free instances of an offering kept for one waiting job, so that other jobs do not take them first. */
     private record Hold(int instances, String reason) {
     }
 
+    /** A snapshot with nothing running that a reclaim could take back. */
     public Capacity(Collection<OfferingState> offerings, Collection<PlanState> plans, Collection<TeamState> teams) {
+        this(offerings, plans, teams, List.of());
+    }
+
+    /** @param running every placement holding instances now (starting, running or stopping) */
+    public Capacity(Collection<OfferingState> offerings, Collection<PlanState> plans, Collection<TeamState> teams,
+                    Collection<RunningPlacement> running) {
         offerings.forEach(o -> this.offerings.put(o.key(), o));
         plans.forEach(p -> this.plans.put(p.name(), p));
         teams.forEach(t -> this.teams.put(t.team(), t));
+        running.forEach(r -> this.running.computeIfAbsent(r.offering(), k -> new ArrayList<>()).add(r));
     }
 
     public Optional<OfferingState> offering(OfferingKey key) {
@@ -45,27 +63,27 @@ public final class Capacity {
         if (offering == null) {
             return 0;
         }
-        Hold hold = holds.get(key);
-        return Math.max(0, offering.available() - (hold == null ? 0 : hold.instances()));
+        List<Hold> held = holds.get(key);
+        return Math.max(0, offering.available() - (held == null ? 0 : held.stream().mapToInt(Hold::instances).sum()));
     }
 
     /** Why some of the offering's free instances are held, in words, when they are. */
     public Optional<String> hold(OfferingKey key) {
-        return Optional.ofNullable(holds.get(key)).map(Hold::reason);
+        return Optional.ofNullable(holds.get(key)).map(h -> h.stream().map(Hold::reason)
+                .collect(Collectors.joining("; ")));
     }
 
     /**
      * Holds up to {@code instances} of the offering's free instances for one waiting job; they stay held for
-     * the rest of the cycle. At most one hold per offering.
+     * the rest of the cycle. Holds of several jobs on one offering add up.
      *
      * @return how many were held
      */
     int hold(OfferingKey key, int instances, String reason) {
-        if (holds.containsKey(key)) {
-            throw new IllegalStateException(key.describe() + " already holds instances");
-        }
         int held = Math.min(instances, free(key));
-        holds.put(key, new Hold(held, held + " held for " + reason));
+        if (held > 0) {
+            holds.computeIfAbsent(key, k -> new ArrayList<>()).add(new Hold(held, held + " held for " + reason));
+        }
         return held;
     }
 
@@ -74,10 +92,12 @@ public final class Capacity {
     }
 
     /**
-     * A cheap necessary condition for the request to fit now: some entry's offering has its instances free and
-     * the team's limit for the type covers them. A request that fails it is refused by {@link Placement} and
-     * books nothing, so a queue pass without it decides the same for every other job, except that it can
-     * neither hold instances nor hold back a strict-FIFO team's later jobs.
+     * A cheap necessary condition for the request to fit now or to claim instances from borrowers: some entry's
+     * offering has its instances free and the team's ceiling (its guarantee, plus what it may borrow) covers them,
+     * or the entry is within the team's guarantee and the offering's free and {@link #reclaimable} instances cover
+     * it. A request that fails it is refused by {@link Placement}, claims nothing and books nothing, so a queue pass
+     * without it decides the same for every other job, except that it can neither hold instances nor hold back a
+     * strict-FIFO team's later jobs.
      */
     public boolean anyEntryCouldFit(PlacementRequest request) {
         Optional<TeamState> team = team(request.team());
@@ -87,12 +107,84 @@ public final class Capacity {
         for (PreferenceEntry entry : request.preferences().entries()) {
             int count = entry.instanceCount();
             Optional<OfferingState> offering = offering(entry.offering());
-            if (offering.isPresent() && offering.get().available() >= count
-                    && team.get().inUse(entry.instanceType()) + count <= team.get().limit(entry.instanceType())) {
+            if (offering.isEmpty()) {
+                continue;
+            }
+            TeamState state = team.get();
+            int after = state.inUse(entry.instanceType()) + count;
+            if (offering.get().available() >= count && after <= state.ceiling(entry.instanceType())) {
+                return true;
+            }
+            if (after <= state.guarantee(entry.instanceType()) && !running.isEmpty()
+                    && offering.get().available() + reclaimable(entry.offering()) >= count) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Every placement holding instances at the snapshot. */
+    public List<RunningPlacement> running() {
+        return running.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** The placements holding instances of the offering at the snapshot. */
+    public List<RunningPlacement> runningOn(OfferingKey key) {
+        return running.getOrDefault(key, List.of());
+    }
+
+    /**
+     * Instances of the offering a team below its guarantee may get back from borrowers: per team holding more of the
+     * type than its guarantee, what it holds on this offering in placements that borrowed or are preemptible, at
+     * most its excess over its guarantee. Bounded borrowers count: they end within the borrow horizon.
+     */
+    public int reclaimable(OfferingKey key) {
+        Integer known = reclaimable.get(key);
+        if (known == null) {
+            known = reclaimableNow(key);
+            reclaimable.put(key, known);
+        }
+        return known;
+    }
+
+    private int reclaimableNow(OfferingKey key) {
+        var byTeam = new HashMap<String, Integer>();
+        for (RunningPlacement placement : runningOn(key)) {
+            if (placement.borrowed() || placement.preemptible() || placement.stopping()) {
+                byTeam.merge(placement.team(), placement.instances(), Integer::sum);
+            }
+        }
+        int total = 0;
+        for (Map.Entry<String, Integer> held : byTeam.entrySet()) {
+            int excess = team(held.getKey()).map(t -> t.borrowed(key.instanceType())).orElse(0);
+            total += Math.min(excess, held.getValue());
+        }
+        return total;
+    }
+
+    /** Free instances of the type over all its offerings, less what is held. */
+    public int freeOfType(String instanceType) {
+        int free = 0;
+        for (OfferingKey key : offerings.keySet()) {
+            if (key.instanceType().equals(instanceType)) {
+                free += free(key);
+            }
+        }
+        return free;
+    }
+
+    /**
+     * The idle guarantee of the type that teams which {@link SharingStrategy#RESERVE reserve} it keep for
+     * themselves, other than {@code except}'s: borrowing must leave that much of the type free.
+     */
+    public int reservedIdle(String instanceType, String except) {
+        int reserved = 0;
+        for (TeamState team : teams.values()) {
+            if (!team.sharing().lends() && !team.team().equals(except)) {
+                reserved += team.idle(instanceType);
+            }
+        }
+        return reserved;
     }
 
     public Collection<OfferingState> offerings() {
@@ -116,6 +208,7 @@ public final class Capacity {
             throw new IllegalArgumentException("nothing to take from: " + key + " for team " + team);
         }
         offerings.put(key, offering.taking(entry.instanceCount()));
+        reclaimable.clear();
         teams.put(team, state.taking(entry.instanceType(), entry.instanceCount(),
                 entry.instanceCount() * acceleratorsPerInstance));
     }

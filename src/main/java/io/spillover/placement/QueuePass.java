@@ -3,7 +3,9 @@ package io.spillover.placement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,61 +15,139 @@ import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
- * Decides a queue of pending jobs in one pass against one working capacity, under a {@link QueuePolicy}:
- * each selection is booked before the next job is decided, so two jobs are never given the same instances.
+ * Decides a queue of pending jobs in one pass against one working capacity, under a {@link QueuePolicy} and a
+ * {@link SharingPolicy}: each selection is booked before the next job is decided, so two jobs are never given the
+ * same instances.
  *
  * <ol>
  *   <li><b>Holds.</b> A job of several instances that has waited past {@link QueuePolicy#reserveAfter} goes
  *       first, oldest first; when it does not fit, the free instances of its best entry are held for it, so
  *       smaller jobs cannot keep taking them.</li>
- *   <li><b>Rounds.</b> With {@link QueuePolicy#precedence}, round {@code r} offers every waiting job its entries
- *       up to {@code r}: a job for whom an offering is an earlier entry gets it before a job for whom it is a
- *       fallback. Without, one round offers every entry.</li>
+ *   <li><b>Rounds within the guarantee.</b> With {@link QueuePolicy#precedence}, round {@code r} offers every
+ *       waiting job its entries up to {@code r}: a job for whom an offering is an earlier entry gets it before a job
+ *       for whom it is a fallback. Without, one round offers every entry. Every job is held to its team's guarantee
+ *       here: no one borrows before every job that fits within its guarantee has its turn.</li>
  *   <li><b>Turns.</b> In a round, teams take turns by fair-share standing (lowest first) when
  *       {@link QueuePolicy#fairShare} is on, else all jobs go by rank; within a team, jobs go by rank: priority,
  *       then with {@link QueuePolicy#shortestFirst} the highest response ratio, then queue order.</li>
  *   <li><b>Patience.</b> A job takes its on-demand entry {@code i} only after waiting its patience
  *       ({@link QueuedRequest#fallbackAfter}, else the policy's) once for each earlier entry worth waiting
  *       for; the outcome says when the next entry opens, so the caller can evaluate the job again then.</li>
+ *   <li><b>Claims and reclaims</b> (sharing on). Each job still waiting, best rank first, whose team is below its
+ *       guarantee for an entry, <em>claims</em> that entry's offering when its free instances and those that
+ *       borrowers hold there ({@link Capacity#reclaimable}) would make the entry fit: the free ones are held for it,
+ *       and when borrowers' instances are needed too, the pass decides which running placements to preempt, as
+ *       Kueue reclaims within a cohort: only placements of teams above their guarantee, of preemptible jobs past the
+ *       minimum run ({@link SharingPolicy#preemptExempt}); borrowed placements first, then the lowest priority, then
+ *       the most recently started (the least work lost); never more than the claiming job needs, and none while
+ *       instances already being stopped cover it. If preemptible placements past their minimum run cannot cover the
+ *       need now, none is preempted: the job waits for bounded borrowers to end (within the borrow horizon) and is
+ *       evaluated again when the next placement's minimum run ends ({@link Outcome#revisitAt}). A claim holds
+ *       instances in this pass only; the caller includes the claiming jobs ({@link Result#claims}) in every later
+ *       pass, as it does holders, so that the hold stands until they start. A job claims one entry (its first that
+ *       could fit so); with {@link SharingPolicy.WhenCanBorrow#BORROW} a job that could borrow an earlier entry
+ *       borrows it instead.</li>
+ *   <li><b>Borrowing rounds</b> (sharing on). The rounds again, for the jobs still waiting that do not claim, each
+ *       entry fitting within the guarantee or by borrowing ({@link Placement}): borrowing takes only capacity that is
+ *       free and not held, so never what a job of a team below its guarantee claimed. With
+ *       {@link SharingPolicy.WhenCanBorrow#BORROW}, a job that could borrow an earlier entry does not take a later
+ *       one within its guarantee in the first rounds; it borrows here, or takes the later entry here if the earlier
+ *       one was claimed meanwhile. With {@link SharingPolicy.WhenCanBorrow#TRY_NEXT_ENTRY} a job borrows only when no
+ *       entry fits within its guarantee.</li>
  * </ol>
  *
  * A job that does not fit does not block smaller jobs behind it (best-effort FIFO), except in a strict-FIFO
- * team, where it holds back the team's later jobs.
+ * team, where it holds back the team's later jobs (and only the team's first waiting job claims).
+ *
+ * <p><b>What a lender is promised.</b> A guarantee is a claim on what borrowers hold, not on what other teams hold
+ * within their own guarantees: where admins give out more guarantees than the fleet has, a team below its guarantee
+ * may still wait for other teams' jobs within theirs. For capacity that borrowers hold, a job that fits within its
+ * team's guarantee waits at most the borrow horizon (a bounded borrower ends by then) or
+ * {@link SharingPolicy#reclaimBound} (a preemptible borrower is stopped after its minimum run and grace), since no
+ * one borrows what it claims meanwhile. A preempted job is requeued by the caller at its queue position; it cannot
+ * take back what was reclaimed from it, because it borrows only in the borrowing rounds, after every job within its
+ * guarantee and every claim.
  */
 public final class QueuePass {
 
     private final Placement placement;
     private final QueuePolicy policy;
+    private final SharingPolicy sharing;
 
     public QueuePass(Placement placement) {
         this(placement, QueuePolicy.FIRST_FIT);
     }
 
+    /** A pass with guarantees as hard limits: {@link SharingPolicy#OFF}. */
     public QueuePass(Placement placement, QueuePolicy policy) {
+        this(placement, policy, SharingPolicy.OFF);
+    }
+
+    public QueuePass(Placement placement, QueuePolicy policy, SharingPolicy sharing) {
         this.placement = placement;
         this.policy = policy;
+        this.sharing = sharing;
     }
 
     public QueuePolicy policy() {
         return policy;
     }
 
+    public SharingPolicy sharing() {
+        return sharing;
+    }
+
     /**
      * One job's decision in the pass.
      *
-     * @param revisitAt when a closed entry of a waiting job opens, so that it is worth evaluating again even if
-     *                  no capacity frees; null when none will
+     * @param revisitAt when a closed entry of a waiting job opens, or a placement it waits to reclaim from passes its
+     *                  minimum run, so that it is worth evaluating again even if no capacity frees; null when none will
      */
     public record Outcome<I extends Comparable<I>>(QueuedRequest<I> job, Decision decision, Instant revisitAt) {
     }
 
     /**
-     * @param outcomes one per job, in queue order
-     * @param booked   the jobs selected, in the order the pass booked them
-     * @param holds    the offerings whose free instances are held, and for which job
+     * What a waiting job of a team below its guarantee claims: one entry, whose free instances are held for it and
+     * whose borrowed instances come back to it.
+     *
+     * @param entry      the entry claimed, by its index in the job's list
+     * @param instances  what the entry needs
+     * @param held       free instances held for the job in this pass
+     * @param reclaiming instances on their way back: placements stopping since an earlier pass, and those this pass
+     *                   preempts ({@link Result#preemptions})
+     * @param awaited    instances that borrowers hold and that no preemption takes back yet: bounded borrowers that
+     *                   end by themselves, preemptible ones still within their minimum run
+     */
+    public record Claim(int entry, OfferingKey offering, int instances, int held, int reclaiming, int awaited) {
+    }
+
+    /**
+     * A running placement to stop for a waiting job: the caller signals it (SIGTERM), stops it after the
+     * {@link SharingPolicy#grace}, and requeues the job at its queue position to resume from its checkpoint (or,
+     * past the job's maximum number of preemptions, ends it).
+     *
+     * @param reason in words, for the preempted job's history and the audit
+     */
+    public record Preemption<I extends Comparable<I>>(RunningPlacement victim, I forJob, String forTeam,
+                                                      String reason) {
+    }
+
+    /**
+     * @param outcomes    one per job, in queue order
+     * @param booked      the jobs selected, in the order the pass booked them
+     * @param holds       the offerings whose free instances are held for long waiters, and for which job
+     * @param claims      the waiting jobs that claim instances as their team's guarantee, with what they claim; the
+     *                    caller includes them in every later pass until they start
+     * @param preemptions the running placements to stop, each for the claiming job it makes room for
      */
     public record Result<I extends Comparable<I>>(List<Outcome<I>> outcomes, List<QueuedRequest<I>> booked,
-                                                  Map<OfferingKey, I> holds) {
+                                                  Map<OfferingKey, I> holds, Map<I, Claim> claims,
+                                                  List<Preemption<I>> preemptions) {
+
+        public Result {
+            claims = Collections.unmodifiableMap(new LinkedHashMap<>(claims));
+            preemptions = List.copyOf(preemptions);
+        }
     }
 
     /** A pass without fair-share usage: every team starts even. */
@@ -83,17 +163,40 @@ public final class QueuePass {
      */
     public <I extends Comparable<I>> Result<I> decide(List<QueuedRequest<I>> queue, Capacity capacity,
                                                       Map<String, TeamShare> shares, Instant now) {
-        return new Run<I>(queue, capacity, shares, now, true).decide();
+        return decide(queue, capacity, shares, now, Map.of());
     }
 
     /**
-     * The same pass, selections, holds and revisits alike, without the reasons of the jobs left waiting: their
-     * decisions are NOTHING_FITS with no verdicts. For callers that need only what starts (a forecast runs many
-     * passes and reads no reason); wording every waiting job's verdicts is most of a long pass's work.
+     * @param claimed the claims of the caller's previous pass ({@link Result#claims}): a job that claimed instances
+     *                goes first on its claimed entry, before every other job, and claims first again, so that what
+     *                was reclaimed for it goes to it and not to a job that came later. The caller includes these jobs
+     *                in the queue, as it does holders
+     */
+    public <I extends Comparable<I>> Result<I> decide(List<QueuedRequest<I>> queue, Capacity capacity,
+                                                      Map<String, TeamShare> shares, Instant now, Map<I, Claim> claimed) {
+        return new Run<I>(queue, capacity, shares, now, true, claimed).decide();
+    }
+
+    /**
+     * The same pass, selections, holds, claims, preemptions and revisits alike, without the reasons of the jobs left
+     * waiting: their decisions are NOTHING_FITS with no verdicts. For callers that need only what starts (a forecast
+     * runs many passes and reads no reason); wording every waiting job's verdicts is most of a long pass's work.
      */
     public <I extends Comparable<I>> Result<I> selections(List<QueuedRequest<I>> queue, Capacity capacity,
                                                           Map<String, TeamShare> shares, Instant now) {
-        return new Run<I>(queue, capacity, shares, now, false).decide();
+        return selections(queue, capacity, shares, now, Map.of());
+    }
+
+    /** {@link #selections} after an earlier pass's claims, as {@link #decide(List, Capacity, Map, Instant, Map)}. */
+    public <I extends Comparable<I>> Result<I> selections(List<QueuedRequest<I>> queue, Capacity capacity,
+                                                          Map<String, TeamShare> shares, Instant now,
+                                                          Map<I, Claim> claimed) {
+        return new Run<I>(queue, capacity, shares, now, false, claimed).decide();
+    }
+
+    /** Whether a round holds jobs to their team's guarantee or lets them borrow. */
+    private enum Mode {
+        GUARANTEE, BORROW
     }
 
     /** The state of one pass. */
@@ -115,15 +218,22 @@ public final class QueuePass {
         private final Map<OfferingKey, I> holds = new LinkedHashMap<>();
         /** The first booking of this pass on each offering, to explain to the jobs it left waiting. */
         private final Map<OfferingKey, Taken<I>> taken = new HashMap<>();
-        /** How many entries of each job were tried and refused (refused entries stay refused: capacity only shrinks). */
-        private final Map<QueuedRequest<I>, Integer> tried = new HashMap<>();
+        /**
+         * How many entries of each job were tried and refused, per mode (refused entries stay refused: capacity only
+         * shrinks).
+         */
+        private final Map<Mode, Map<QueuedRequest<I>, Integer>> tried = new EnumMap<>(Mode.class);
+        private final Reclaims<I> reclaims;
+        /** The claims of the caller's previous pass: their jobs go first. */
+        private final Map<I, Claim> claimed;
 
         /** Whether the jobs left waiting get their verdicts and reasons. */
         private final boolean worded;
 
         Run(List<QueuedRequest<I>> queue, Capacity capacity, Map<String, TeamShare> shares, Instant now,
-            boolean worded) {
+            boolean worded, Map<I, Claim> claimed) {
             this.worded = worded;
+            this.claimed = sharing.enabled() ? claimed : Map.of();
             this.capacity = capacity;
             this.shares = shares;
             this.now = now;
@@ -138,23 +248,39 @@ public final class QueuePass {
             }
             // a strict-FIFO team's jobs start in queue order whatever the rank says
             lines.values().stream().filter(line -> !line.strict()).forEach(line -> line.jobs.sort(rank));
+            for (Mode mode : Mode.values()) {
+                tried.put(mode, new HashMap<>());
+            }
+            this.reclaims = new Reclaims<>(placement, sharing, capacity, now);
         }
 
         Result<I> decide() {
             if (policy.reserveAfter() != null) {
                 holdForLongWaiters();
             }
+            if (!claimed.isEmpty()) {
+                startClaimants();
+            }
             int rounds = policy.precedence()
                     ? sorted.stream().mapToInt(j -> j.request().preferences().size()).max().orElse(0) : 1;
             for (int round = 0; round < rounds; round++) {
-                playRound(policy.precedence() ? round : PreferenceList.MAX_ENTRIES - 1);
+                playRound(policy.precedence() ? round : PreferenceList.MAX_ENTRIES - 1, Mode.GUARANTEE);
+            }
+            if (sharing.enabled()) {
+                claim();
+                for (int round = 0; round < rounds; round++) {
+                    playRound(policy.precedence() ? round : PreferenceList.MAX_ENTRIES - 1, Mode.BORROW);
+                }
             }
             var outcomes = new ArrayList<Outcome<I>>(sorted.size());
             for (QueuedRequest<I> job : sorted) {
                 Outcome<I> outcome = decided.get(job);
                 outcomes.add(outcome != null && outcome.decision().isSelected() ? outcome : waitingOutcome(job, outcome));
             }
-            return new Result<>(outcomes, List.copyOf(selections.stream().map(Outcome::job).toList()), holds);
+            var claims = new LinkedHashMap<I, Claim>();
+            reclaims.claims().forEach((job, claim) -> claims.put(job.id(), claim.claim()));
+            return new Result<>(outcomes, List.copyOf(selections.stream().map(Outcome::job).toList()), holds, claims,
+                    reclaims.preemptions());
         }
 
         /** (wait + expected run) / expected run now; a job of unknown length counts one mean life. */
@@ -176,8 +302,8 @@ public final class QueuePass {
                 if (line.strict() && line.firstWaiting() != job) {
                     continue; // a strict-FIFO team's later job waits behind its head, however old
                 }
-                if (tryEntries(job, job.request().preferences().size() - 1)) {
-                    continue;
+                if (tryEntries(job, job.request().preferences().size() - 1, Mode.GUARANTEE) || mayBorrow(job)) {
+                    continue; // started, or it borrows in the borrowing rounds: nothing to hold for it
                 }
                 int best = bestEntry(job);
                 if (best < 0) {
@@ -187,7 +313,7 @@ public final class QueuePass {
                 if (capacity.holds(key)) {
                     continue;
                 }
-                Decision before = decision(job);
+                Decision before = placement.decide(job.request(), capacity, now, patience(job, capacity, now));
                 int held = capacity.hold(key, job.request().preferences().get(best).instanceCount(),
                         "job " + job.id() + ", waiting since " + Placement.DATE_TIME.format(job.submittedAt()));
                 holds.put(key, job.id());
@@ -195,8 +321,49 @@ public final class QueuePass {
             }
         }
 
-        /** Step 2 and 3: one round, teams taking turns; each turn is one job's try. */
-        private void playRound(int round) {
+        /**
+         * Before the rounds: the jobs that claimed instances in the caller's previous pass, in queue order, take the
+         * entry they claimed if it fits within their guarantee now, or claim again (step 5) before any other job
+         * may take what is free: what came back for them is theirs, and what is on its way back stays promised.
+         */
+        private void startClaimants() {
+            for (QueuedRequest<I> job : sorted) {
+                Claim claim = claimed.get(job.id());
+                if (claim == null || selectedAlready(job) || claim.entry() >= job.request().preferences().size()) {
+                    continue;
+                }
+                Line line = lines.get(job.request().team());
+                if (line.strict() && line.firstWaiting() != job) {
+                    continue;
+                }
+                int entry = claim.entry();
+                IntFunction<String> patience = patience(job, capacity, now);
+                if (patience.apply(entry) == null && placement.fits(job.request(), entry, capacity, now)) {
+                    IntFunction<String> onlyClaimed = i -> i == entry ? null : "waits for entry " + entry
+                            + ", which it claimed";
+                    book(job, placement.decide(job.request(), capacity, now, onlyClaimed), entry);
+                } else {
+                    reclaims.claim(job, patience);
+                }
+            }
+        }
+
+        /** Whether some entry of the job could be borrowed now. */
+        private boolean mayBorrow(QueuedRequest<I> job) {
+            if (!sharing.enabled()) {
+                return false;
+            }
+            IntFunction<String> patience = patience(job, capacity, now);
+            for (int i = 0; i < job.request().preferences().size(); i++) {
+                if (patience.apply(i) == null && placement.fits(job.request(), i, capacity, now, sharing)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Steps 2, 3 and 6: one round, teams taking turns; each turn is one job's try. */
+        private void playRound(int round, Mode mode) {
             var turns = new PriorityQueue<Line>(Comparator.comparingDouble(Line::standing)
                     .thenComparing(Line::next, rank));
             for (Line line : lines.values()) {
@@ -209,38 +376,99 @@ public final class QueuePass {
                 Line line = turns.poll();
                 QueuedRequest<I> job = line.next();
                 line.cursor++;
-                boolean placed = tryEntries(job, round);
+                // a claiming job waits for what it claims; a strict-FIFO team's claiming head holds the rest back
+                boolean placed = !reclaims.claims(job) && tryEntries(job, round, mode);
                 if ((placed || !line.strict()) && line.advance()) {
                     turns.add(line);
                 }
             }
         }
 
-        /** Tries the job's entries not yet tried, up to {@code last}; books and records the first that fits. */
-        private boolean tryEntries(QueuedRequest<I> job, int last) {
+        /** Tries the job's entries not yet tried in this mode, up to {@code last}; books and records the first that fits. */
+        private boolean tryEntries(QueuedRequest<I> job, int last, Mode mode) {
             PlacementRequest request = job.request();
-            int from = tried.getOrDefault(job, 0);
+            Map<QueuedRequest<I>, Integer> triedInMode = tried.get(mode);
+            int from = triedInMode.getOrDefault(job, 0);
             int to = Math.min(last, request.preferences().size() - 1);
-            IntFunction<String> closed = patience(job, capacity, now);
+            SharingPolicy terms = mode == Mode.BORROW ? sharing : SharingPolicy.OFF;
+            IntFunction<String> closed = mode == Mode.GUARANTEE ? preferringToBorrow(job) : patience(job, capacity, now);
             for (int i = from; i <= to; i++) {
-                if (closed.apply(i) == null && placement.fits(request, i, capacity, now)) {
-                    Decision decision = placement.decide(request, capacity, now, closed);
-                    if (decision.selected().orElseThrow().index() != i) {
+                if (placement.fits(request, i, capacity, now, terms) && closed.apply(i) == null) {
+                    Decision decision = placement.decide(request, capacity, now, closed, terms);
+                    int selected = decision.selected().orElseThrow().index();
+                    if (selected != i) {
                         throw new IllegalStateException("entry " + i + " of job " + job.id() + " fits, but "
-                                + decision.selected().orElseThrow().index() + " was selected");
+                                + selected + " was selected");
                     }
-                    placement.book(request, decision, capacity);
-                    lines.get(request.team()).booked(job, request.preferences().get(i));
-                    taken.putIfAbsent(request.preferences().get(i).offering(), new Taken<>(job.id(), request.team(), i));
-                    Outcome<I> outcome = new Outcome<>(job, decision, null);
-                    decided.put(job, outcome);
-                    selections.add(outcome);
-                    tried.put(job, request.preferences().size());
+                    book(job, decision, i);
+                    triedInMode.put(job, request.preferences().size());
                     return true;
                 }
             }
-            tried.put(job, Math.max(from, to + 1));
+            triedInMode.put(job, Math.max(from, to + 1));
             return false;
+        }
+
+        /** Books the job's selected entry {@code i} and records its outcome. */
+        private void book(QueuedRequest<I> job, Decision decision, int i) {
+            PlacementRequest request = job.request();
+            placement.book(request, decision, capacity);
+            lines.get(request.team()).booked(job, request.preferences().get(i));
+            taken.putIfAbsent(request.preferences().get(i).offering(), new Taken<>(job.id(), request.team(), i));
+            Outcome<I> outcome = new Outcome<>(job, decision, null);
+            decided.put(job, outcome);
+            selections.add(outcome);
+        }
+
+        /**
+         * The job's patience, and with sharing on under {@link SharingPolicy.WhenCanBorrow#BORROW}, an entry closed
+         * in the rounds within the guarantee when an earlier entry could be borrowed: the job prefers that one, and
+         * takes this one in the borrowing rounds only if it cannot borrow it after all.
+         */
+        private IntFunction<String> preferringToBorrow(QueuedRequest<I> job) {
+            IntFunction<String> patience = patience(job, capacity, now);
+            if (!sharing.enabled() || sharing.whenCanBorrow() != SharingPolicy.WhenCanBorrow.BORROW) {
+                return patience;
+            }
+            return i -> {
+                String closed = patience.apply(i);
+                if (closed != null) {
+                    return closed;
+                }
+                for (int j = 0; j < i; j++) {
+                    if (patience.apply(j) == null && placement.borrows(job.request(), j, capacity, now, sharing)) {
+                        return "entry " + j + " could be borrowed first";
+                    }
+                }
+                return null;
+            };
+        }
+
+        /**
+         * Step 5: the jobs left waiting claim what their teams' guarantees cover: those that claimed in the caller's
+         * previous pass first, in queue order, then the others, best rank first.
+         */
+        private void claim() {
+            List<QueuedRequest<I>> waiting = sorted.stream()
+                    .filter(job -> !selectedAlready(job))
+                    .filter(job -> {
+                        Line line = lines.get(job.request().team());
+                        return !line.strict() || line.firstWaiting() == job;
+                    })
+                    .sorted(Comparator.comparing((QueuedRequest<I> job) -> !claimed.containsKey(job.id()))
+                            .thenComparing((a, b) -> claimed.containsKey(a.id()) ? order.compare(a, b)
+                                    : rank.compare(a, b)))
+                    .toList();
+            for (QueuedRequest<I> job : waiting) {
+                if (!reclaims.claims(job)) {
+                    reclaims.claim(job, patience(job, capacity, now));
+                }
+            }
+        }
+
+        private boolean selectedAlready(QueuedRequest<I> job) {
+            Outcome<I> outcome = decided.get(job);
+            return outcome != null && outcome.decision().isSelected();
         }
 
         /** A holder keeps the outcome it got when it took its hold. */
@@ -249,9 +477,9 @@ public final class QueuePass {
         }
 
         private Outcome<I> waiting(QueuedRequest<I> job) {
+            Instant revisit = earlier(revisitAt(job, capacity, now), reclaims.revisitAt(job));
             if (!worded) {
-                return new Outcome<>(job, new Decision(Decision.Outcome.NOTHING_FITS, List.of()),
-                        revisitAt(job, capacity, now));
+                return new Outcome<>(job, new Decision(Decision.Outcome.NOTHING_FITS, List.of()), revisit);
             }
             Line line = lines.get(job.request().team());
             QueuedRequest<I> head = line.firstWaiting();
@@ -259,7 +487,7 @@ public final class QueuePass {
                 return new Outcome<>(job, Decision.heldBack(job.request().preferences(),
                         "waiting behind job " + head.id() + " (strict FIFO)"), null);
             }
-            return new Outcome<>(job, explained(job, decision(job)), revisitAt(job, capacity, now));
+            return new Outcome<>(job, reclaims.explained(job, explained(job, decision(job))), revisit);
         }
 
         /**
@@ -294,8 +522,11 @@ public final class QueuePass {
             return null;
         }
 
+        /** The waiting job's verdicts as they stand at the end of the pass; a claiming job's other entries wait. */
         private Decision decision(QueuedRequest<I> job) {
-            return placement.decide(job.request(), capacity, now, patience(job, capacity, now));
+            IntFunction<String> patience = patience(job, capacity, now);
+            IntFunction<String> closed = reclaims.claims(job) ? reclaims.closedBesidesClaim(job, patience) : patience;
+            return placement.decide(job.request(), capacity, now, closed, sharing.enabled() ? sharing : SharingPolicy.OFF);
         }
 
         /** The job's verdicts with the held entry saying so. */
@@ -405,7 +636,9 @@ public final class QueuePass {
             return "waiting " + words(Duration.between(now, opens)) + " more for "
                     + (waitedFor.size() == 1 ? "entry " + waitedFor.get(0)
                     : "entries " + waitedFor.stream().map(String::valueOf).collect(Collectors.joining(", ")))
-                    + " before taking entry " + i + " (patience " + words(patience) + " per entry)";
+                    + " before taking entry " + i + " (patience " + words(patience) + " per entry"
+                    + (byRun(job, patience) ? ", " + Math.round(policy.patienceShare() * 1000) / 10.0
+                    + " % of its expected run of " + words(job.expectedRuntime()) : "") + ")";
         };
     }
 
@@ -460,12 +693,29 @@ public final class QueuePass {
         return earliest;
     }
 
+    /** Whether the job's patience is the share of its expected run. */
+    private boolean byRun(QueuedRequest<?> job, Duration patience) {
+        return job.fallbackAfter() == null && job.expectedRuntime() != null && policy.patienceShare() > 0
+                && patience.compareTo(policy.fallbackAfter()) > 0;
+    }
+
     private Duration patienceOf(QueuedRequest<?> job) {
-        return job.fallbackAfter() != null ? job.fallbackAfter() : policy.fallbackAfter();
+        if (job.fallbackAfter() != null) {
+            return job.fallbackAfter();
+        }
+        if (policy.patienceShare() > 0 && job.expectedRuntime() != null) {
+            Duration share = Duration.ofSeconds((long) (policy.patienceShare() * job.expectedRuntime().toSeconds()));
+            return share.compareTo(policy.fallbackAfter()) > 0 ? share : policy.fallbackAfter();
+        }
+        return policy.fallbackAfter();
     }
 
     /** Who took an offering first in a pass, and as which of its entries. */
     private record Taken<J>(J job, String team, int index) {
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null ? b : b == null || a.isBefore(b) ? a : b;
     }
 
     private static int minimumCount(QueuedRequest<?> job) {

@@ -190,15 +190,20 @@ public final class SubmissionRules {
         }
     }
 
-    /** The team's limit must cover every entry, not only the first (SageMaker's service-quota rule). */
+    /**
+     * The team's ceiling must cover every entry, not only the first (SageMaker's service-quota rule): its guarantee,
+     * plus what it may borrow when its strategy borrows (SPEC §8.1).
+     */
     private static void checkQuota(TeamState team, InstanceType type, int count, String field,
                                    List<Violation> violations) {
-        int limit = team.limit(type.name());
+        int limit = team.ceiling(type.name());
         if (limit == 0) {
             violations.add(new Violation(field, "team " + team.team() + " has no quota for " + type.name()));
         } else if (count > limit) {
-            violations.add(new Violation(field, "team quota for " + type.name() + " allows " + limit
-                    + " instances, not " + count));
+            violations.add(new Violation(field, team.mayBorrow(type.name()) == 0
+                    ? "team quota for " + type.name() + " allows " + limit + " instances, not " + count
+                    : "team quota for " + type.name() + " allows " + team.guarantee(type.name()) + " instances and "
+                    + team.mayBorrow(type.name()) + " more borrowed, not " + count));
         }
         int accelerators = count * type.acceleratorCount();
         if (team.maxAccelerators() != null && accelerators > team.maxAccelerators()) {

@@ -55,7 +55,8 @@ public final class Fleet {
 
     /**
      * The benchmark's fleet from its file: on-demand offerings and plans ACTIVE throughout, every team with the
-     * same quota, a share of each type's instances (on demand and in plans) rounded up.
+     * same quota, a share of each type's instances (on demand and in plans) rounded up, and the file's sharing
+     * strategy and borrow limit (used only by the policies that share).
      */
     public static Fleet of(ReplayConfig config, Catalog catalog) {
         TraceModel model = TraceModel.of(config, catalog);
@@ -83,7 +84,9 @@ public final class Fleet {
                     .mapToInt(Map.Entry::getValue).sum();
             quotas.put(type.instanceType(), (int) Math.ceil(config.teamQuotaShare() * instances));
         }
-        return new Fleet(catalog, totals, plans.values(), Map.of(), TeamRules.quota(quotas));
+        Lending lending = config.lending();
+        return new Fleet(catalog, totals, plans.values(), Map.of(),
+                TeamRules.quota(quotas).withSharing(lending.strategy(), lending.borrowLimit()));
     }
 
     public Catalog catalog() {
@@ -194,6 +197,17 @@ public final class Fleet {
     /** The same fleet, any team not known by name held to these rules (null: such a team cannot run). */
     public Fleet withOtherTeams(TeamRules rules) {
         return new Fleet(catalog, totals, plans.values(), teams, rules);
+    }
+
+    /**
+     * The same fleet with every team's quota lifted to each type's whole fleet (on demand and plans): a free-for-all.
+     */
+    public Fleet uncapped() {
+        var whole = new java.util.TreeMap<String, Integer>();
+        totals.forEach((key, total) -> whole.merge(key.instanceType(), total, Integer::sum));
+        var lifted = new LinkedHashMap<String, TeamRules>();
+        teams.forEach((team, rules) -> lifted.put(team, rules.withLimits(whole)));
+        return new Fleet(catalog, totals, plans.values(), lifted, otherTeams == null ? null : otherTeams.withLimits(whole));
     }
 
     /** The same fleet with the team's rules replaced (or a team added). */

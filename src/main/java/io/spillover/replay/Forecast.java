@@ -668,8 +668,7 @@ public final class Forecast {
             var teams = new ArrayList<TeamState>(model.teams.size());
             model.teams.forEach((team, state) -> {
                 int[] counts = teamCounts.get(team);
-                teams.add(new TeamState(team, state.instanceLimits(), teamInstances.get(team), state.maxAccelerators(),
-                        counts[0], state.maxConcurrentJobs(), counts[1], state.strictFifo()));
+                teams.add(state.withUse(teamInstances.get(team), counts[0], counts[1]));
             });
             return new Capacity(offerings, plans.values(), teams);
         }

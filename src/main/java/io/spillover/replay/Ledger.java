@@ -4,12 +4,16 @@ import io.spillover.placement.Capacity;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.OfferingState;
 import io.spillover.placement.PreferenceEntry;
+import io.spillover.placement.RunningPlacement;
+import io.spillover.placement.SharingStrategy;
 import io.spillover.placement.TeamShare;
 import io.spillover.placement.TeamState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -38,14 +42,25 @@ final class Ledger {
     }
 
     Capacity snapshot() {
+        return snapshot(List.of(), true);
+    }
+
+    /**
+     * @param running what runs now, for the reclaims of a policy that shares
+     * @param sharing false: every team as one that neither lends nor borrows, as before sharing
+     */
+    Capacity snapshot(Collection<RunningPlacement> running, boolean sharing) {
         var offerings = new ArrayList<OfferingState>();
         for (OfferingKey key : fleet.offerings()) {
             offerings.add(OfferingState.of(key, fleet.total(key), inUse.getOrDefault(key, 0)));
         }
         var teams = new ArrayList<TeamState>();
-        teamInUse.forEach((team, used) -> teams.add(fleet.rules(team).state(team, used,
-                teamAccelerators.getOrDefault(team, 0), teamJobs.getOrDefault(team, 0))));
-        return new Capacity(offerings, fleet.plans(), teams);
+        teamInUse.forEach((team, used) -> {
+            TeamState state = fleet.rules(team).state(team, used, teamAccelerators.getOrDefault(team, 0),
+                    teamJobs.getOrDefault(team, 0));
+            teams.add(sharing ? state : state.withSharing(SharingStrategy.RESERVE, state.borrowLimit()));
+        });
+        return new Capacity(offerings, fleet.plans(), teams, running);
     }
 
     /** Each team's weight and the decayed usage of its ended runs at {@code now}, for fair share. */

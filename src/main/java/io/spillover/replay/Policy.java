@@ -56,12 +56,44 @@ public sealed interface Policy {
     /**
      * Each job names its whole list and waits in Spillover's queue, served under a {@link QueuePolicy} of the
      * placement core: precedence, patience, fair share, shortest first and holds, each on or off, with expected
-     * runs from the {@link Knowledge} given.
+     * runs from the {@link Knowledge} given, and guarantees lent and borrowed as {@link Lending} says.
      */
-    record Queued(String name, String describe, QueuePolicy queue, Knowledge knowledge) implements Policy {
+    record Queued(String name, String describe, QueuePolicy queue, Knowledge knowledge, Lending lending)
+            implements Policy {
+
+        public Queued {
+            java.util.Objects.requireNonNull(lending, "lending");
+        }
+
+        /** With guarantees as hard limits. */
+        public Queued(String name, String describe, QueuePolicy queue, Knowledge knowledge) {
+            this(name, describe, queue, knowledge, Lending.OFF);
+        }
 
         Queued(String name, String describe, QueuePolicy queue) {
             this(name, describe, queue, Knowledge.HISTORY);
+        }
+    }
+
+    /**
+     * Another policy replayed with every team's quota lifted to the whole of each type: a free-for-all, so that
+     * readers see how much of a gain is lifted caps and how much is the queue.
+     */
+    record Uncapped(String name, Policy policy) implements Policy {
+
+        public Uncapped {
+            if (policy instanceof Uncapped) {
+                throw new IllegalArgumentException("a policy is uncapped once");
+            }
+        }
+
+        public Uncapped(Policy policy) {
+            this(policy.name() + "-no-quotas", policy);
+        }
+
+        @Override
+        public String describe() {
+            return policy.describe() + "; every team's quota lifted to the whole fleet (a free-for-all)";
         }
     }
 

@@ -1,6 +1,7 @@
 package io.spillover.replay;
 
 import io.spillover.placement.OfferingKey;
+import io.spillover.placement.PreferenceEntry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -32,6 +33,7 @@ import java.util.stream.Collectors;
  * @param clientSubmissions                jobs submitted by clients: one per job in Spillover's queue; for a
  *                                         polling script every try, refused or not (wait / interval + 1 per job)
  * @param wallMillis                       real time the replay of this policy took
+ * @param sharing                          what lending cost and what lenders waited, for a policy that shares
  */
 public record PolicyReport(String policy, String description, int jobs, int started, int neverStarted,
                            Distribution queueingDelay, double firstChoiceShare, List<Integer> startsByChoice,
@@ -40,7 +42,46 @@ public record PolicyReport(String policy, String description, int jobs, int star
                            Map<String, Double> utilizationByOffering, Map<String, Long> jobsByTeam,
                            Map<String, Double> meanWaitByTeamSeconds, Map<String, Double> slowdownByTeam,
                            double fairness, long pastMaxPendingTime, double planUtilizationWhileWaiting,
-                           long clientSubmissions, long evaluations, long events, long wallMillis) {
+                           long clientSubmissions, long evaluations, long events, long wallMillis,
+                           Sharing sharing) {
+
+    /**
+     * What lending did in one replay.
+     *
+     * @param borrowedStarts  attempts started beyond their team's guarantee
+     * @param preemptions     placements a reclaim stopped
+     * @param preemptedJobs   jobs stopped at least once
+     * @param gpuHoursRun     GPU-hours held by every attempt, stopped ones included
+     * @param gpuHoursLost    GPU-hours of work lost to preemption: runs since the last checkpoint, and restarts
+     * @param claims          jobs that claimed instances borrowers held (they fitted within their team's guarantee once
+     *                        those came back) and started
+     * @param reclaimDelay    over those jobs, from the first claim to the start
+     */
+    public record Sharing(long borrowedStarts, long preemptions, long preemptedJobs,
+                          double gpuHoursRun, double gpuHoursLost, long claims, Distribution reclaimDelay) {
+
+        public static final Sharing NONE = new Sharing(0, 0, 0, 0, 0, 0, Distribution.of(new long[0]));
+
+        /** GPU-hours lost over GPU-hours run. */
+        public double lostShare() {
+            return gpuHoursRun <= 0 ? 0 : gpuHoursLost / gpuHoursRun;
+        }
+    }
+
+    public PolicyReport(String policy, String description, int jobs, int started, int neverStarted,
+                        Distribution queueingDelay, double firstChoiceShare, List<Integer> startsByChoice,
+                        double meanRunSeconds, double meanCompletionSeconds, long makespanSeconds,
+                        double fleetUtilization, double fleetUtilizationUntilLastArrival, double planUtilization,
+                        Map<String, Double> utilizationByOffering, Map<String, Long> jobsByTeam,
+                        Map<String, Double> meanWaitByTeamSeconds, Map<String, Double> slowdownByTeam,
+                        double fairness, long pastMaxPendingTime, double planUtilizationWhileWaiting,
+                        long clientSubmissions, long evaluations, long events, long wallMillis) {
+        this(policy, description, jobs, started, neverStarted, queueingDelay, firstChoiceShare, startsByChoice,
+                meanRunSeconds, meanCompletionSeconds, makespanSeconds, fleetUtilization,
+                fleetUtilizationUntilLastArrival, planUtilization, utilizationByOffering, jobsByTeam,
+                meanWaitByTeamSeconds, slowdownByTeam, fairness, pastMaxPendingTime, planUtilizationWhileWaiting,
+                clientSubmissions, evaluations, events, wallMillis, Sharing.NONE);
+    }
 
     /** Mean and nearest-rank percentiles, in seconds. */
     public record Distribution(double mean, long p50, long p95, long p99, long max) {
@@ -87,14 +128,22 @@ public record PolicyReport(String policy, String description, int jobs, int star
         double busy = 0;
         double busyInArrivals = 0;
         double planBusy = 0;
+        double gpuSecondsRun = 0;
+        double gpuSecondsLost = 0;
+        for (JobRun r : runs) {
+            gpuSecondsRun += gpus(r, fleet);
+            gpuSecondsLost += lostGpuSeconds(r, fleet);
+        }
         for (JobRun r : runs) {
             startsByChoice.set(r.choice(), startsByChoice.get(r.choice()) + 1);
             busy += r.busyInstanceSeconds();
-            busyByOffering.merge(r.entry().offering(), r.busyInstanceSeconds(), Double::sum);
-            long overlap = Math.max(0, Math.min(r.endSeconds(), lastArrival) - Math.max(r.startSeconds(), first));
-            busyInArrivals += (double) r.entry().instanceCount() * overlap;
-            if (r.entry().offering().isPlan()) {
-                planBusy += r.busyInstanceSeconds();
+            for (Segment segment : segments(r)) {
+                busyByOffering.merge(segment.entry().offering(), segment.instanceSeconds(), Double::sum);
+                long overlap = Math.max(0, Math.min(segment.end(), lastArrival) - Math.max(segment.start(), first));
+                busyInArrivals += (double) segment.entry().instanceCount() * overlap;
+                if (segment.entry().offering().isPlan()) {
+                    planBusy += segment.instanceSeconds();
+                }
             }
         }
         var byOffering = new LinkedHashMap<String, Double>();
@@ -117,7 +166,44 @@ public record PolicyReport(String policy, String description, int jobs, int star
                 share(planBusy, (double) fleet.planInstances() * makespan), byOffering, jobsByTeam, byTeam,
                 slowdown, jain(slowdown.values()),
                 runs.stream().filter(r -> r.waitSeconds() > MAX_PENDING_SECONDS).count(),
-                run.planUtilizationWhileWaiting(), submissions(run), run.evaluations(), run.events(), wallMillis);
+                run.planUtilizationWhileWaiting(), submissions(run), run.evaluations(), run.events(), wallMillis,
+                new Sharing(run.reclaims().borrowedStarts(), run.reclaims().preemptions(),
+                        runs.stream().filter(r -> !r.preempted().isEmpty()).count(),
+                        gpuSecondsRun / 3600, gpuSecondsLost / 3600,
+                        run.reclaims().reclaimDelaySeconds().size(), Distribution.of(run.reclaims().reclaimDelaySeconds().stream().mapToLong(Long::longValue)
+                                .toArray())));
+    }
+
+    /** One attempt of a run, where and when it held instances. */
+    private record Segment(PreferenceEntry entry, long start, long end) {
+        double instanceSeconds() {
+            return (double) entry.instanceCount() * (end - start);
+        }
+    }
+
+    private static List<Segment> segments(JobRun r) {
+        var segments = new ArrayList<Segment>(r.preempted().size() + 1);
+        r.preempted().forEach(a -> segments.add(new Segment(a.entry(), a.startSeconds(), a.endSeconds())));
+        segments.add(new Segment(r.entry(), r.startSeconds(), r.endSeconds()));
+        return segments;
+    }
+
+    private static double gpus(JobRun r, Fleet fleet) {
+        double gpuSeconds = 0;
+        for (Segment segment : segments(r)) {
+            gpuSeconds += segment.instanceSeconds() * fleet.acceleratorsPerInstance(segment.entry().instanceType());
+        }
+        return gpuSeconds;
+    }
+
+    private static double lostGpuSeconds(JobRun r, Fleet fleet) {
+        double lost = (double) r.entry().instanceCount() * r.restartSeconds()
+                * fleet.acceleratorsPerInstance(r.entry().instanceType());
+        for (JobRun.Attempt attempt : r.preempted()) {
+            lost += (double) attempt.entry().instanceCount() * attempt.lostSeconds()
+                    * fleet.acceleratorsPerInstance(attempt.entry().instanceType());
+        }
+        return lost;
     }
 
     /** A script's start is one of its tries, made every interval since submission, so it made wait / interval + 1. */

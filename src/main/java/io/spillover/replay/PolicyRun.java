@@ -10,12 +10,40 @@ import java.util.List;
  * @param events      arrivals, job ends and (for polling) retry ticks processed
  * @param planUtilizationWhileWaiting busy share of the plans' instances while a job listing the plan waited
  *                                    ({@link PlanWatch})
+ * @param reclaims    what lending cost and what lenders waited for, when the policy shares
  */
 public record PolicyRun(Policy policy, List<JobRun> runs, List<ReplayJob> neverStarted, long evaluations, long events,
-                        double planUtilizationWhileWaiting) {
+                        double planUtilizationWhileWaiting, Reclaims reclaims) {
+
+    /**
+     * What lending and reclaiming did in one replay.
+     *
+     * @param preemptions        placements a reclaim stopped
+     * @param reclaimDelaySeconds per job that claimed instances borrowers held (it fitted within its team's guarantee
+     *                           once they came back): from its first claim to its start
+     * @param borrowedStarts     attempts started beyond their team's guarantee
+     */
+    public record Reclaims(long preemptions, List<Long> reclaimDelaySeconds, long borrowedStarts) {
+
+        public static final Reclaims NONE = new Reclaims(0, List.of(), 0);
+
+        public Reclaims {
+            reclaimDelaySeconds = List.copyOf(reclaimDelaySeconds);
+        }
+    }
 
     public PolicyRun {
         runs = List.copyOf(runs);
         neverStarted = List.copyOf(neverStarted);
+    }
+
+    public PolicyRun(Policy policy, List<JobRun> runs, List<ReplayJob> neverStarted, long evaluations, long events,
+                     double planUtilizationWhileWaiting) {
+        this(policy, runs, neverStarted, evaluations, events, planUtilizationWhileWaiting, Reclaims.NONE);
+    }
+
+    /** The same run under another name: a policy replayed on a changed fleet ({@link Policy.Uncapped}). */
+    public PolicyRun as(Policy other) {
+        return new PolicyRun(other, runs, neverStarted, evaluations, events, planUtilizationWhileWaiting, reclaims);
     }
 }

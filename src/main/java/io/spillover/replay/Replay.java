@@ -15,11 +15,18 @@ import java.util.function.LongSupplier;
  */
 public final class Replay {
 
+    /**
+     * The policy whose estimated starts are measured: the default queue policy as it was before sharing, which the
+     * forecast models (it models neither lending nor maximum run times declared for borrowing yet).
+     */
+    public static final String ESTIMATED = "before-sharing";
+
     private final ReplayConfig config;
     private final Fleet fleet;
     private final TraceModel model;
     private final boolean exact;
     private final LongSupplier stopwatch;
+    private final java.util.Set<String> only;
 
     /**
      * @param exact     hand the core the whole queue and every polling try (slow; for checking the shortcuts)
@@ -27,6 +34,13 @@ public final class Replay {
      *                  replay cost in real time: the replay itself reads no clock
      */
     public Replay(ReplayConfig config, Catalog catalog, boolean exact, LongSupplier stopwatch) {
+        this(config, catalog, exact, stopwatch, java.util.Set.of());
+    }
+
+    /** @param only the names of the policies to replay, empty for all of the configuration's */
+    public Replay(ReplayConfig config, Catalog catalog, boolean exact, LongSupplier stopwatch,
+                  java.util.Set<String> only) {
+        this.only = java.util.Set.copyOf(only);
         this.config = config;
         this.fleet = Fleet.of(config, catalog);
         this.model = TraceModel.of(config, catalog);
@@ -53,14 +67,15 @@ public final class Replay {
         var reports = new ArrayList<PolicyReport>();
         PolicyRun measured = null;
         for (Policy policy : config.policies()) {
+            if (!only.isEmpty() && !only.contains(policy.name())) {
+                continue;
+            }
             long start = stopwatch.getAsLong();
-            PolicyRun run = policy instanceof Policy.Polling polling
-                    ? new PollingReplay(fleet, exact).run(polling, built.jobs())
-                    : new QueueReplay(fleet, exact).run(policy, built.jobs());
+            PolicyRun run = run(policy, fleet, built.jobs());
             PolicyReport report = PolicyReport.of(run, fleet, (stopwatch.getAsLong() - start) / 1_000_000);
             reports.add(report);
             finished.accept(run, report);
-            if (policy.name().equals(Goals.POLICY)) {
+            if (policy.name().equals(ESTIMATED)) {
                 measured = run;
             }
         }
@@ -71,7 +86,17 @@ public final class Replay {
                 trace.size(), selected.size(), built.jobs().size(), built.unplaceable(), built.infeasibleEntries(),
                 built.entriesBeyondFive(), offerings(), plans(), quotas(), runtimes(), weights(),
                 (int) selected.stream().map(TraceJob::team).distinct().count(), reports,
-                Goals.of(reports, config.fairnessGoal()), accuracy);
+                Goals.of(reports, config.fairnessGoal(), config.lending()), accuracy);
+    }
+
+    private PolicyRun run(Policy policy, Fleet on, List<ReplayJob> jobs) {
+        if (policy instanceof Policy.Polling polling) {
+            return new PollingReplay(on, exact).run(polling, jobs);
+        }
+        if (policy instanceof Policy.Uncapped uncapped) {
+            return run(uncapped.policy(), on.uncapped(), jobs).as(uncapped);
+        }
+        return new QueueReplay(on, exact).run(policy, jobs);
     }
 
     private Map<String, Integer> offerings() {

@@ -65,6 +65,14 @@ final class RuntimeHistory {
         sweeps.computeIfAbsent(sweepOf.get(job.id()), s -> new Sweep()).running.put(job.id(), at);
     }
 
+    /** A reclaim stopped the job's attempt: it is no longer running, and its run is not known yet. */
+    void stopped(ReplayJob job) {
+        Sweep sweep = sweeps.get(sweepOf.get(job.id()));
+        if (sweep != null) {
+            sweep.running.remove(job.id());
+        }
+    }
+
     void ended(ReplayJob job, Duration run) {
         pools.clear();
         platform = null;

@@ -57,7 +57,11 @@ class Launcher implements DisposableBean {
     @TransactionalEventListener(fallbackExecution = true)
     void on(StopRequested stop) {
         calls.execute(() -> withRetries("stop " + stop.providerJobName(), () -> {
-            provider.stop(stop.providerJobName());
+            if (stop.grace() == null) {
+                provider.stop(stop.providerJobName());
+            } else {
+                provider.stop(stop.providerJobName(), stop.grace());
+            }
             return null;
         }));
     }

@@ -6,6 +6,7 @@ import io.spillover.jobs.JobLifecycle;
 import io.spillover.jobs.PendingJobs;
 import io.spillover.jobs.PendingJobs.TypeInRegion;
 import io.spillover.jobs.QueuedJob;
+import io.spillover.jobs.RunningJobs;
 import io.spillover.jobs.StatusReason;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
@@ -20,6 +21,7 @@ import io.spillover.plans.PlanChanged;
 import io.spillover.plans.PlanService;
 import io.spillover.queue.FairShares;
 import io.spillover.tenancy.CapacityRefusedException;
+import io.spillover.tenancy.SharingProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,14 +43,17 @@ import org.springframework.stereotype.Component;
 
 /**
  * One scheduling cycle, as a pipeline: (1) apply the timers that fell due — pending deadlines, run-time
- * limits, unavailable marks running out; (2) snapshot the capacity and the pending jobs the wake-up
- * concerns, and the teams' fair shares; (3) decide: the placement core's {@link QueuePass} takes the jobs
- * under the platform's queue policy against the snapshot, with no I/O; (4) apply: commit each selection (the
- * database refusing any overbooking) and log the evaluations that placed nothing.
+ * limits, unavailable marks running out; (2) snapshot the capacity (with the placements holding instances, when
+ * teams may share quota) and the pending jobs the wake-up concerns, and the teams' fair shares; (3) decide: the
+ * placement core's {@link QueuePass} takes the jobs under the platform's queue and sharing policies against the
+ * snapshot, with no I/O; (4) apply: commit each selection (the database refusing any overbooking), log the
+ * evaluations that placed nothing, and stop, with the grace, the borrowers the pass preempts for a team below its
+ * guarantee.
  *
  * <p>The cycle remembers two things of the policy between cycles, in memory only (a new leader's first sweep
- * finds them again): when a waiting job's patience opens its next entry, so the scheduler wakes for it then,
- * and which jobs hold instances, so every cycle that could give those instances away includes them.
+ * finds them again): when a waiting job's patience opens its next entry (or a borrower it waits for passes its
+ * minimum run), so the scheduler wakes for it then, and which jobs hold or claim instances (and what they claim),
+ * so every cycle that could give those instances away includes them and serves the claimants first.
  */
 @Component
 class SchedulingCycle {
@@ -63,24 +68,31 @@ class SchedulingCycle {
     private final Wakeups wakeups;
     private final PlanService plans;
     private final FairShares fairShares;
+    private final RunningJobs running;
+    private final SharingProperties sharing;
     private final Clock clock;
     private final SchedulingProperties properties;
     private final Map<UUID, Instant> revisits = new HashMap<>();
     private Set<UUID> holders = Set.of();
+    /** What the last pass's claimants claimed: the next pass serves them first, so what came back is theirs. */
+    private Map<UUID, QueuePass.Claim> claims = Map.of();
     /** The windows of this cycle's read that came back full, with their jobs: their lines go on past what was read. */
     private Map<PendingJobs.Window, Set<UUID>> readOn = Map.of();
 
     SchedulingCycle(JobLifecycle lifecycle, PendingJobs queue, CapacityService capacity, Offerings offerings,
-                    Placement placement, Wakeups wakeups, PlanService plans, FairShares fairShares,
-                    SchedulingProperties properties, Clock clock) {
+                    Placement placement, Wakeups wakeups, PlanService plans, FairShares fairShares, RunningJobs running,
+                    SharingProperties sharing, SchedulingProperties properties, Clock clock) {
         this.properties = properties;
         this.plans = plans;
         this.fairShares = fairShares;
+        this.running = running;
+        this.sharing = sharing;
         this.lifecycle = lifecycle;
         this.queue = queue;
         this.capacity = capacity;
         this.offerings = offerings;
-        this.pass = new QueuePass(placement, fairShares.policy());
+        // a reclaim waits at most for the next sweep should the event that would act on it be missed
+        this.pass = new QueuePass(placement, fairShares.policy(), sharing.policy(properties.sweepInterval()));
         this.wakeups = wakeups;
         this.clock = clock;
     }
@@ -125,7 +137,7 @@ class SchedulingCycle {
                 scope.and(Scope.job(holder, Trigger.HOLDING));
             }
         }
-        Capacity snapshot = capacity.snapshot();
+        Capacity snapshot = sharing.enabled() ? capacity.snapshot(() -> running.placements(now)) : capacity.snapshot();
         List<QueuedJob> candidates = candidates(scope, snapshot, now);
         FairShares.Snapshot shares = fairShares.forCycle(candidates.stream().map(QueuedJob::sweep).distinct().toList());
         Set<UUID> firstLooks = new HashSet<>();
@@ -136,8 +148,12 @@ class SchedulingCycle {
                 .toList();
         // Decisions are stamped after the read, so none is dated before the submission of a job it concerns.
         Instant decidedAt = clock.instant();
-        QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt);
-        holders = Set.copyOf(result.holds().values()); // every holder was in the scope, so the pass saw them all
+        QueuePass.Result<UUID> result = pass.decide(queue, snapshot, shares.shares(), decidedAt, claims);
+        // every holder and claimant was in the scope, so the pass saw them all
+        var holding = new HashSet<UUID>(result.holds().values());
+        holding.addAll(result.claims().keySet());
+        holders = Set.copyOf(holding);
+        claims = result.claims();
         var waiting = new ArrayList<JobLifecycle.Evaluated>();
         for (QueuePass.Outcome<UUID> outcome : result.outcomes()) {
             QueuedRequest<UUID> job = outcome.job();
@@ -156,7 +172,23 @@ class SchedulingCycle {
         }
         lifecycle.recordWaiting(waiting, decidedAt);
         readOnWhereLinesMoved(result, snapshot);
+        result.preemptions().forEach(this::preempt);
         return true;
+    }
+
+    /**
+     * Stops a borrower for the job that claims its instances, with the grace: the job ends its attempt (SIGTERM, then
+     * the provider's stop), and when the provider confirms, it waits again at its queue position while its instances
+     * go to the claiming job, whose claim the next cycles keep.
+     */
+    private void preempt(QueuePass.Preemption<UUID> preemption) {
+        UUID victim = UUID.fromString(preemption.victim().job());
+        try {
+            lifecycle.preempt(victim, preemption.reason(), sharing.preemptionGrace());
+        } catch (RuntimeException e) {
+            log.error("Could not preempt job {} for job {}; the claim stands and the next cycle decides again",
+                    victim, preemption.forJob(), e);
+        }
     }
 
     /** When the earliest waiting job's patience opens an entry: the scheduler wakes then. */
@@ -204,14 +236,24 @@ class SchedulingCycle {
      * enough to hold what frees, and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job that
      * cannot be placed changes no other job's decision; its last evaluation stands.
      *
+     * <p>An offering counts as free here for the instances it has free and those a reclaim could take back from
+     * borrowers ({@link Capacity#reclaimable}): a lender's job waiting on an offering that borrowers fill must be
+     * read by a sweep, or when its team's guarantee grows, to claim them (a new leader knows no earlier claim).
+     *
      * <p>A sweep (a scope of everything) reads every free offering's windows, and the jobs no cycle has evaluated
      * yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue either.
      */
     private List<QueuedJob> candidates(Scope scope, Capacity snapshot, Instant now) {
         Set<UUID> named = new HashSet<>(scope.jobs().keySet());
+        // what a job could get: the free instances, and those borrowers hold that a team below its guarantee may take
+        // back (a lender's job must be read to reclaim them, however full the offering is)
         Map<TypeInRegion, Integer> free = new HashMap<>();
-        snapshot.offerings().stream().filter(o -> o.available() > 0)
-                .forEach(o -> free.merge(TypeInRegion.of(o.key()), o.available(), Integer::sum));
+        snapshot.offerings().forEach(o -> {
+            int fit = o.available() + snapshot.reclaimable(o.key());
+            if (fit > 0) {
+                free.merge(TypeInRegion.of(o.key()), fit, Integer::sum);
+            }
+        });
         Collection<TypeInRegion> everyTeam;
         Collection<String> teams;
         if (scope.everything()) {

@@ -8,7 +8,8 @@ import java.util.UUID;
 /**
  * Which pending jobs a cycle should evaluate, and why: named jobs, a team's jobs, the jobs listing an
  * offering, or all of them. Events that arrive while a cycle runs merge into the next scope; the latest
- * trigger for a named job, and the first for a team or offering, is the one recorded.
+ * trigger for a named job (but never its submission over a later event), and the first for a team or offering, is
+ * the one recorded.
  */
 final class Scope {
 
@@ -45,7 +46,14 @@ final class Scope {
         if (all == null) {
             all = other.all;
         }
-        other.jobs.forEach(jobs::put); // the latest event about a job explains its evaluation best
+        // the latest event about a job explains its evaluation best, but its submission is older than anything else
+        // said of it: a submission's wake-up, delivered after its commit, may arrive after a cycle that saw the job
+        // anyway has placed it and its launch was refused, and must not hide that refusal
+        other.jobs.forEach((job, trigger) -> {
+            if (trigger != Trigger.SUBMITTED || !jobs.containsKey(job)) {
+                jobs.put(job, trigger);
+            }
+        });
         other.teams.forEach(teams::putIfAbsent);
         other.offerings.forEach(offerings::putIfAbsent);
         return this;

@@ -5,6 +5,7 @@ import io.spillover.capacity.CapacityReleased;
 import io.spillover.jobs.JobLeftQueue;
 import io.spillover.jobs.JobSubmitted;
 import io.spillover.jobs.RequeuedAfterLoss;
+import io.spillover.jobs.RequeuedAfterPreemption;
 import io.spillover.jobs.RequeuedAfterRefusal;
 import io.spillover.plans.PlanChanged;
 import io.spillover.tenancy.QuotaChanged;
@@ -95,6 +96,14 @@ class WakeupEvents {
     @EventListener
     void on(RequeuedAfterLoss event) {
         deliver(Scope.job(event.jobId(), Trigger.ATTEMPT_LOST)
+                .and(Scope.offering(event.offering(), Trigger.CAPACITY_RELEASED))
+                .and(Scope.team(event.team(), Trigger.CAPACITY_RELEASED)));
+    }
+
+    /** The preempted job waits again, and the instances it gave back are free for the job that reclaimed them. */
+    @EventListener
+    void on(RequeuedAfterPreemption event) {
+        deliver(Scope.job(event.jobId(), Trigger.PREEMPTED)
                 .and(Scope.offering(event.offering(), Trigger.CAPACITY_RELEASED))
                 .and(Scope.team(event.team(), Trigger.CAPACITY_RELEASED)));
     }

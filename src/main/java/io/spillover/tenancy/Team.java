@@ -1,5 +1,6 @@
 package io.spillover.tenancy;
 
+import io.spillover.placement.SharingStrategy;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -25,6 +26,10 @@ class Team {
     private int weight;
     @Enumerated(EnumType.STRING)
     private Queueing queueing;
+    @Enumerated(EnumType.STRING)
+    private SharingStrategy sharing;
+    private Integer borrowLimitPercent;
+    private boolean borrowLimitsPerType;
     private Integer maxAccelerators;
     private Integer maxConcurrentJobs;
     @Column(insertable = false, updatable = false)
@@ -41,6 +46,7 @@ class Team {
 
     Team(String name, Instant now) {
         this.name = name;
+        this.sharing = SharingStrategy.LEND;
         this.createdAt = now;
         this.updatedAt = now;
     }
@@ -49,6 +55,13 @@ class Team {
         this.displayName = displayName;
         this.weight = weight;
         this.queueing = queueing;
+        this.updatedAt = now;
+    }
+
+    void share(SharingStrategy sharing, Integer borrowLimitPercent, boolean borrowLimitsPerType, Instant now) {
+        this.sharing = sharing;
+        this.borrowLimitPercent = borrowLimitPercent;
+        this.borrowLimitsPerType = borrowLimitsPerType;
         this.updatedAt = now;
     }
 
@@ -72,6 +85,14 @@ class Team {
 
     Queueing queueing() {
         return queueing;
+    }
+
+    SharingStrategy sharing() {
+        return sharing;
+    }
+
+    Integer borrowLimitPercent() {
+        return borrowLimitPercent;
     }
 
     Integer maxAccelerators() {

@@ -1,8 +1,9 @@
 package io.spillover.tenancy;
 
+import io.spillover.placement.BorrowLimit;
+import io.spillover.placement.SharingStrategy;
 import io.spillover.placement.TeamState;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -12,8 +13,9 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * What each team uses against its quota. Bookings are guarded updates: the database refuses one that
- * would pass a limit (see V1__schema.sql), so quotas hold even with concurrent schedulers.
+ * What each team uses against its quota. Bookings are guarded updates: the database refuses one that would pass
+ * the team's guarantee plus what it may borrow (see V1__schema.sql, V15__sharing.sql), so quotas hold even with
+ * concurrent schedulers.
  */
 @Component
 public class TeamUsage {
@@ -24,20 +26,33 @@ public class TeamUsage {
         this.jdbc = jdbc;
     }
 
-    /** Books one job of {@code count} instances; must join the caller's transaction. */
+    /**
+     * Books one job of {@code count} instances; must join the caller's transaction. Answers how many of them the
+     * team holds beyond its guarantee of the type: borrowed.
+     */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void book(String team, String instanceType, int count, int accelerators) {
+    public int book(String team, String instanceType, int count, int accelerators) {
         try {
-            int rows = jdbc.sql("UPDATE team_quotas SET in_use = in_use + ? WHERE team = ? AND instance_type = ?")
-                    .params(count, team, instanceType).update();
-            if (rows != 1) {
-                throw new CapacityRefusedException("team " + team + " has no quota for " + instanceType, null);
+            Optional<Integer> beyond = take(team, instanceType, count);
+            if (beyond.isEmpty()) {
+                // a type the team has no guarantee for, which it may borrow: its use is counted from now on
+                jdbc.sql("INSERT INTO team_quotas (team, instance_type, max_instances) VALUES (?, ?, 0)"
+                        + " ON CONFLICT (team, instance_type) DO NOTHING").params(team, instanceType).update();
+                beyond = take(team, instanceType, count);
             }
             jdbc.sql("UPDATE teams SET accelerators_in_use = accelerators_in_use + ?, jobs_in_use = jobs_in_use + 1"
                     + " WHERE name = ?").params(accelerators, team).update();
+            return Math.max(0, Math.min(count, beyond.get()));
         } catch (DataIntegrityViolationException e) {
             throw new CapacityRefusedException("team " + team + " has no headroom for " + count + " x " + instanceType, e);
         }
+    }
+
+    /** Adds the instances to the team's use of the type; how many it then holds beyond its guarantee, if it has a row. */
+    private Optional<Integer> take(String team, String instanceType, int count) {
+        return jdbc.sql("UPDATE team_quotas SET in_use = in_use + ? WHERE team = ? AND instance_type = ?"
+                        + " RETURNING in_use - max_instances AS beyond")
+                .params(count, team, instanceType).query(Integer.class).optional();
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
@@ -48,7 +63,7 @@ public class TeamUsage {
                 + " WHERE name = ?").params(accelerators, team).update();
     }
 
-    /** Every team's quota and use, as the placement core reads them. */
+    /** Every team's quota, use and sharing, as the placement core reads them. */
     public Map<String, TeamState> states() {
         return read(null);
     }
@@ -60,25 +75,38 @@ public class TeamUsage {
     private Map<String, TeamState> read(String onlyTeam) {
         var limits = new HashMap<String, Map<String, Integer>>();
         var used = new HashMap<String, Map<String, Integer>>();
-        jdbc.sql("SELECT team, instance_type, max_instances, in_use FROM team_quotas WHERE ?::text IS NULL OR team = ?")
+        var borrowLimits = new HashMap<String, Map<String, Integer>>();
+        jdbc.sql("SELECT team, instance_type, max_instances, in_use, borrow_limit FROM team_quotas"
+                        + " WHERE ?::text IS NULL OR team = ?")
                 .params(onlyTeam, onlyTeam)
                 .query(rs -> {
                     String team = rs.getString("team");
-                    limits.computeIfAbsent(team, t -> new HashMap<>()).put(rs.getString("instance_type"), rs.getInt("max_instances"));
-                    used.computeIfAbsent(team, t -> new HashMap<>()).put(rs.getString("instance_type"), rs.getInt("in_use"));
+                    String type = rs.getString("instance_type");
+                    limits.computeIfAbsent(team, t -> new HashMap<>()).put(type, rs.getInt("max_instances"));
+                    used.computeIfAbsent(team, t -> new HashMap<>()).put(type, rs.getInt("in_use"));
+                    Integer borrowLimit = (Integer) rs.getObject("borrow_limit");
+                    if (borrowLimit != null) {
+                        borrowLimits.computeIfAbsent(team, t -> new HashMap<>()).put(type, borrowLimit);
+                    }
                 });
-        List<TeamState> teams = jdbc.sql("SELECT name, max_accelerators, accelerators_in_use, max_concurrent_jobs,"
-                        + " jobs_in_use, queueing FROM teams WHERE ?::text IS NULL OR name = ?")
-                .params(onlyTeam, onlyTeam)
-                .query((rs, n) -> new TeamState(rs.getString("name"),
-                        limits.getOrDefault(rs.getString("name"), Map.of()),
-                        used.getOrDefault(rs.getString("name"), Map.of()),
-                        (Integer) rs.getObject("max_accelerators"), rs.getInt("accelerators_in_use"),
-                        (Integer) rs.getObject("max_concurrent_jobs"), rs.getInt("jobs_in_use"),
-                        Queueing.valueOf(rs.getString("queueing")) == Queueing.STRICT_FIFO))
-                .list();
         var byName = new HashMap<String, TeamState>();
-        teams.forEach(t -> byName.put(t.team(), t));
+        jdbc.sql("SELECT name, max_accelerators, accelerators_in_use, max_concurrent_jobs, jobs_in_use, queueing,"
+                        + " sharing, borrow_limit_percent, borrow_limits_per_type FROM teams"
+                        + " WHERE ?::text IS NULL OR name = ?")
+                .params(onlyTeam, onlyTeam)
+                .query(rs -> {
+                    String name = rs.getString("name");
+                    Integer percent = (Integer) rs.getObject("borrow_limit_percent");
+                    BorrowLimit borrowLimit = percent != null ? BorrowLimit.percent(percent)
+                            : rs.getBoolean("borrow_limits_per_type")
+                            ? BorrowLimit.perType(borrowLimits.getOrDefault(name, Map.of())) : BorrowLimit.UNLIMITED;
+                    byName.put(name, new TeamState(name, limits.getOrDefault(name, Map.of()),
+                            used.getOrDefault(name, Map.of()),
+                            (Integer) rs.getObject("max_accelerators"), rs.getInt("accelerators_in_use"),
+                            (Integer) rs.getObject("max_concurrent_jobs"), rs.getInt("jobs_in_use"),
+                            Queueing.valueOf(rs.getString("queueing")) == Queueing.STRICT_FIFO,
+                            SharingStrategy.valueOf(rs.getString("sharing")), borrowLimit));
+                });
         return byName;
     }
 
@@ -88,6 +116,20 @@ public class TeamUsage {
         jdbc.sql("UPDATE team_quotas SET max_instances = 0 WHERE team = ?").param(team).update();
         limits.forEach((type, max) -> jdbc.sql("INSERT INTO team_quotas (team, instance_type, max_instances)"
                         + " VALUES (?, ?, ?) ON CONFLICT (team, instance_type) DO UPDATE SET max_instances = excluded.max_instances")
+                .params(team, type, max).update());
+    }
+
+    /**
+     * Sets the team's borrow limits per type: listed types to their value (a type it has no guarantee for gets a
+     * row with none), every other type's removed.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void replaceBorrowLimits(String team, Map<String, Integer> borrowLimits) {
+        jdbc.sql("UPDATE team_quotas SET borrow_limit = NULL WHERE team = ? AND borrow_limit IS NOT NULL")
+                .param(team).update();
+        borrowLimits.forEach((type, max) -> jdbc.sql("INSERT INTO team_quotas (team, instance_type, max_instances,"
+                        + " borrow_limit) VALUES (?, ?, 0, ?) ON CONFLICT (team, instance_type)"
+                        + " DO UPDATE SET borrow_limit = excluded.borrow_limit")
                 .params(team, type, max).update());
     }
 }

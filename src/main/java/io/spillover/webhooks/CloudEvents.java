@@ -43,7 +43,7 @@ class CloudEvents {
                 job.statusMessage(), job.profile(), job.instancePreferences(), job.instanceCount(), job.selection(),
                 job.maxPendingTimeInSeconds(), job.maxRuntimeInSeconds(), job.expectedRuntimeSeconds(),
                 job.fallbackAfterSeconds(), job.priority(), job.clientToken(), null, null, null, null, job.attempt(),
-                job.createdAt(), job.startedAt(), job.endedAt(), job.pendingDeadline(), job.estimatedStart(), null);
+                job.preemptible(), job.preemptions(), job.createdAt(), job.startedAt(), job.endedAt(), job.pendingDeadline(), job.estimatedStart(), null);
         return job(id, type, job, at, json.writeValueAsBytes(brief), true);
     }
 

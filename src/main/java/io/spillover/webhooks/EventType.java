@@ -23,7 +23,12 @@ enum EventType {
     /** Stopped, for any reason but its maximum pending time. */
     STOPPED("job.stopped"),
     /** Stopped because its maximum pending time passed before capacity was found (MAX_PENDING_TIME_EXCEEDED). */
-    PENDING_TIMEOUT("job.pending-timeout");
+    PENDING_TIMEOUT("job.pending-timeout"),
+    /**
+     * Being preempted (RUNNING → STOPPING, PREEMPTED): it is stopped with a grace to give instances it borrowed back
+     * to their team, and then waits again at its queue position to resume from its checkpoint.
+     */
+    PREEMPTED("job.preempted");
 
     /** The type of the event {@code POST .../webhooks/{webhook}:test} sends; not one to subscribe to. */
     static final String PING = "io.spillover.webhook.ping";
@@ -63,6 +68,9 @@ enum EventType {
             types.add(COMPLETED);
         } else if (to == JobStatus.FAILED) {
             types.add(FAILED);
+        } else if (to == JobStatus.STOPPING && change.transition().reason() == StatusReason.PREEMPTED
+                && change.transition().from() != JobStatus.STOPPING) {
+            types.add(PREEMPTED);
         } else if (to == JobStatus.STOPPED) {
             types.add(change.transition().reason() == StatusReason.MAX_PENDING_TIME_EXCEEDED ? PENDING_TIMEOUT : STOPPED);
         }

@@ -473,6 +473,31 @@ class CliTest extends ApiTest {
     }
 
     @Test
+    void submitOptsAJobInToPreemptionAndDescribeAndTheListMarkWhatItBorrows() throws Exception {
+        capacity(G5, 3);
+        expect(api.put("/api/v1/admin/teams/" + team, Map.of("displayName", "CLI",
+                "sharing", Map.of("strategy", "LEND_AND_BORROW"))), 200);
+        login();
+        String file = jobFile("borrows.yaml", """
+                name: borrows
+                kind: TRAINING
+                instancePreferences:
+                  - instanceType: ml.g5.12xlarge
+                    instanceCount: 3
+                local:
+                  runtimeSeconds: 3600
+                """);
+
+        assertThat(cli("submit", "-f", file, "--preemptible").exit()).isZero();
+        awaitStatus(team, "borrows", "RUNNING");
+
+        assertThat(cli("describe", "borrows").out()).contains(
+                "selection     entry 0: 3 × ml.g5.12xlarge in us-east-1, on-demand, 1 borrowed",
+                "preemption    preemptible (resumes from its checkpoint), preempted 0 times");
+        assertThat(cli("jobs").out()).contains("3 × ml.g5.12xlarge (entry 0, 1 borrowed)");
+    }
+
+    @Test
     void aWaitingJobsEstimatedStartShowsInDescribeTheListAndTheWaitsStatusLine() throws Exception {
         occupy(G5);
         login();

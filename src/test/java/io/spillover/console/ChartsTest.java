@@ -67,7 +67,7 @@ class ChartsTest {
 
     private static TeamView team(String name, Map<String, Integer> limits, Map<String, Integer> inUse) {
         return new TeamView(name, name, 1, Queueing.BEST_EFFORT_FIFO, new TeamView.Quotas(limits, null, null),
-                new TeamView.Usage(inUse, 0, 0), null);
+                new TeamView.Usage(inUse, 0, 0), null, null);
     }
 
     private static ResourceBundleMessageSource messages() {

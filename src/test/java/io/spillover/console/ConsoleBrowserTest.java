@@ -564,6 +564,45 @@ class ConsoleBrowserTest extends ApiTest {
     }
 
     @Test
+    void anAdminLetsATeamBorrowAndTheConsoleMarksWhatItBorrows() {
+        expect(api.put("/api/v1/admin/users/" + member, Map.of("displayName", "Member", "platformAdmin", true)), 200);
+        page.navigate(url("/admin/teams"));
+        page.fill("#tn", team);
+        page.fill("#td", "Borrowing");
+        page.fill("#tl", P5 + "=2\n" + P4D + "=4\n" + G6E + "=4");
+        page.selectOption("#ts", "RESERVE");
+        page.fill("#tbp", "50");
+        page.click("form:has(#tn) button.primary");
+        assertThat(page.locator("#sharing-error")).containsText("borrow limits are for a team that borrows");
+        assertThat(page.locator("#tbp")).hasValue("50");
+
+        page.selectOption("#ts", "LEND_AND_BORROW");
+        page.click("form:has(#tn) button.primary");
+
+        assertThat(page.locator(".flash.ok")).containsText("Saved team " + team);
+        assertThat(page.locator("td.sharing[data-team=" + team + "]"))
+                .containsText("LEND_AND_BORROW borrows up to 50 % of each guarantee");
+        capacity(P4D, 6);
+        var bounded = job("borrowing", entry(P4D, 6));
+        bounded.put("maxRuntimeInSeconds", 3600);
+        submit(team, bounded);
+        awaitStatus(team, "borrowing", "RUNNING");
+
+        page.navigate(url("/"));
+        assertThat(page.locator("#running tr:has-text('borrowing') .badge.borrowed")).hasText("2 borrowed");
+        var usage = page.locator("#usage tr[data-team=" + team + "][data-type='" + P4D + "']");
+        assertThat(usage.locator(".in-use")).hasText("6");
+        assertThat(usage.locator(".guarantee")).hasText("4");
+        assertThat(usage.locator(".borrowed")).hasText("2");
+        page.navigate(url("/teams/" + team + "/jobs/borrowing"));
+        assertThat(page.locator("#selection .badge.borrowed")).hasText("2 borrowed");
+        assertThat(page.locator("#preemption")).hasText("not preemptible");
+        page.navigate(url("/admin/teams"));
+        assertThat(page.locator("td.use[data-team=" + team + "]"))
+                .containsText(P4D + ": 6 in use of 4 guaranteed, 2 borrowed, 0 lent");
+    }
+
+    @Test
     void aTeamAdminCreatesATokenAndSeesItsSecretOnce() {
         page.navigate(url("/teams/" + team + "/tokens"));
         page.fill("#tname", "ci");

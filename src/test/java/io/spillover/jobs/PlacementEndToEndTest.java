@@ -30,7 +30,7 @@ class PlacementEndToEndTest extends ApiTest {
         JsonNode running = awaitStatus(team, "llama", "RUNNING");
         assertThat(running.get("selection").toString())
                 .isEqualTo("{\"index\":1,\"instanceType\":\"ml.p4d.24xlarge\",\"instanceCount\":4,"
-                        + "\"region\":\"us-east-1\",\"source\":\"on-demand\"}");
+                        + "\"region\":\"us-east-1\",\"source\":\"on-demand\",\"borrowedInstances\":0}");
         JsonNode evaluation = evaluations(team, "llama").get(0);
         assertThat(evaluation.get("trigger").asString()).isEqualTo("SUBMITTED");
         assertThat(evaluation.get("outcome").asString()).isEqualTo("SELECTED");

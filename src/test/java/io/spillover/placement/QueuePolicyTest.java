@@ -75,6 +75,23 @@ class QueuePolicyTest {
     }
 
     @Test
+    void aLongJobWaitsForItsFirstChoiceInProportionToItsRunWhileAShortOneFallsBackAtOnce() {
+        // both submitted 2 min ago; 1 % of 10 h is 6 min, of 1 h 36 s
+        var longRun = new QueuedRequest<>("long", request("vision", P4D, 1, G6E, 1), 0, NOW.minusSeconds(120), null,
+                Duration.ofHours(10));
+        var shortRun = new QueuedRequest<>("short", request("vision", P4D, 1, G6E, 1), 0, NOW.minusSeconds(120), null,
+                Duration.ofHours(1));
+        QueuePass pass = pass(QueuePolicy.DEFAULT);
+
+        var outcomes = pass.decide(List.of(longRun, shortRun), fullP4d(2), NOW);
+
+        assertThat(selections(outcomes)).containsExactly("long:-", "short:1");
+        assertThat(outcomes.get(0).decision().entries().get(1).reason()).isEqualTo("waiting 4 min more for entry 0"
+                + " before taking entry 1 (patience 6 min per entry, 1.0 % of its expected run of 10 h)");
+        assertThat(outcomes.get(0).revisitAt()).isEqualTo(NOW.plusSeconds(240));
+    }
+
+    @Test
     void patienceNeverHoldsBackAnEntryOnATrainingPlan() {
         var job = new QueuedRequest<>("planned", new PlacementRequest("vision", JobKind.TRAINING, new PreferenceList(List.of(
                 new PreferenceEntry(P4D, 1, "us-east-1", null),

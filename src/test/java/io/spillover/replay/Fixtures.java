@@ -34,6 +34,12 @@ final class Fixtures {
                 plans, List.of(new Policy.Polling(60, 3)), null, null);
     }
 
+    /** The same fleet with each team's quota (its guarantee when teams share) this share of each type. */
+    static ReplayConfig withQuotaShare(ReplayConfig config, double share) {
+        return new ReplayConfig(config.description(), config.seed(), share, config.types(), config.onDemand(),
+                config.plans(), config.polling(), config.maxRuntimeHint(), config.fairnessGoal(), config.sharing());
+    }
+
     /** Everyone wants p5 first. */
     static ReplayConfig p5First(int p5, int p4d, int g5) {
         return config(Map.of(P5, 1.0), p5, p4d, g5, List.of());

@@ -61,10 +61,14 @@ class QueueReplayTest {
         ReplayConfig config = Fixtures.config(Map.of(P5, 0.5, P4D, 0.3, G5, 0.2), 3, 4, 6, List.of());
         var jobs = Fixtures.jobs(config, Fixtures.randomTrace(11, 400));
         var fleet = Fleet.of(config, Fixtures.CATALOG);
+        var names = java.util.Set.of("preference-list", "no-sharing", "no-precedence", "with-patience",
+                "with-fair-share", "no-shortest-first");
 
-        var policies = new java.util.ArrayList<>(config.policies().stream().filter(p -> !(p instanceof Policy.Polling)).toList());
+        var policies = new java.util.ArrayList<>(config.policies().stream().filter(p -> names.contains(p.name()))
+                .toList());
         policies.add(new Policy.Queued("holds-after-1h", "holds soon", QueuePolicy.DEFAULT.withReserveAfter(
                 java.time.Duration.ofHours(1))));
+        assertThat(policies).hasSize(names.size() + 1);
         for (Policy policy : policies) {
             PolicyRun fast = new QueueReplay(fleet, false).run(policy, jobs);
             PolicyRun exact = new QueueReplay(fleet, true).run(policy, jobs);
@@ -72,6 +76,27 @@ class QueueReplayTest {
             assertThat(starts(fast)).as(policy.name()).hasSize(400).isEqualTo(starts(exact));
             assertThat(fast.runs()).anyMatch(r -> r.waitSeconds() > 3_600);
             assertThat(fast.evaluations()).isLessThan(exact.evaluations());
+        }
+    }
+
+    @Test
+    void theShortcutsMakeTheDecisionsOfWholeQueuePassesWhenTeamsLendBorrowAndReclaim() {
+        ReplayConfig config = Fixtures.withQuotaShare(Fixtures.config(Map.of(P5, 0.5, P4D, 0.3, G5, 0.2), 3, 4, 6,
+                List.of()), 0.5);
+        var jobs = Fixtures.jobs(config, Fixtures.randomTrace(11, 400));
+        var fleet = Fleet.of(config, Fixtures.CATALOG);
+
+        var policies = config.policies().stream().filter(p -> p instanceof Policy.Queued q && q.lending().enabled()
+                && List.of("spillover", "when-can-borrow-try-next-entry", "no-preemption").contains(p.name()))
+                .toList();
+        assertThat(policies).hasSize(3);
+        for (Policy policy : policies) {
+            PolicyRun fast = new QueueReplay(fleet, false).run(policy, jobs);
+            PolicyRun exact = new QueueReplay(fleet, true).run(policy, jobs);
+
+            assertThat(starts(fast)).as(policy.name()).hasSize(400).isEqualTo(starts(exact));
+            assertThat(fast.reclaims()).as(policy.name()).isEqualTo(exact.reclaims());
+            assertThat(fast.reclaims().borrowedStarts()).as(policy.name()).isPositive();
         }
     }
 

@@ -9,7 +9,10 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** How a cycle takes a slice of a burst's named jobs and gives the rest back without losing newer news. */
+/**
+ * How a cycle takes a slice of a burst's named jobs and gives the rest back without losing newer news, and which
+ * trigger an evaluation records.
+ */
 class ScopeTest {
 
     private final UUID first = UUID.randomUUID();
@@ -43,5 +46,22 @@ class ScopeTest {
         assertThat(List.copyOf(next.jobs().keySet()).subList(0, 2)).containsExactly(first, second);
         assertThat(next.jobs()).hasSize(3).doesNotContainKey(third);
         assertThat(next.jobs().get(second)).isEqualTo(Trigger.LAUNCH_REFUSED);
+    }
+
+    @Test
+    void theLatestEventAboutAJobExplainsItsEvaluation() {
+        Scope scope = Scope.job(first, Trigger.LAUNCH_REFUSED).and(Scope.job(first, Trigger.PREEMPTED));
+
+        assertThat(scope.triggerFor(first, "vision", List.of(), false)).isEqualTo(Trigger.PREEMPTED);
+    }
+
+    @Test
+    void aSubmissionsWakeUpArrivingLateDoesNotHideWhatHappenedToTheJobSince() {
+        // a cycle woken by something else placed the job before its submission's wake-up came; its launch was refused
+        Scope scope = Scope.job(first, Trigger.LAUNCH_REFUSED).and(Scope.job(first, Trigger.SUBMITTED));
+
+        assertThat(scope.triggerFor(first, "vision", List.of(), false)).isEqualTo(Trigger.LAUNCH_REFUSED);
+        assertThat(Scope.job(first, Trigger.SUBMITTED).triggerFor(first, "vision", List.of(), true))
+                .isEqualTo(Trigger.SUBMITTED);
     }
 }

@@ -58,4 +58,19 @@ class OpenApiDocumentTest extends ApiTest {
         assertThat(schemas.get(resources.substring(resources.lastIndexOf('/') + 1)).get("properties").propertyNames())
                 .contains("InstanceType", "InstanceCount", "InstancePreferences").doesNotContain("others");
     }
+
+    @Test
+    void documentsATeamsSharingAndAJobsPreemption() {
+        JsonNode schemas = expect(api.get("/v3/api-docs"), 200).json().get("components").get("schemas");
+
+        assertThat(schemas.at("/TeamDefinition/properties/sharing").isMissingNode()).isFalse();
+        assertThat(schemas.get("SharingDefinition").get("properties").propertyNames())
+                .containsExactlyInAnyOrder("strategy", "borrowLimitPercent", "borrowLimits");
+        assertThat(schemas.at("/SharingDefinition/properties/strategy/enum").valueStream().map(JsonNode::asString))
+                .containsExactly("RESERVE", "LEND", "LEND_AND_BORROW");
+        assertThat(schemas.get("JobRequest").get("properties").propertyNames()).contains("preemptible");
+        assertThat(schemas.get("JobView").get("properties").propertyNames()).contains("preemptible", "preemptions");
+        assertThat(schemas.get("Selection").get("properties").propertyNames()).contains("borrowedInstances");
+        assertThat(schemas.get("Usage").get("properties").propertyNames()).contains("borrowed", "lent");
+    }
 }

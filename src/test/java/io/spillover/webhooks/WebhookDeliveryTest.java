@@ -265,7 +265,8 @@ class WebhookDeliveryTest extends ApiTest {
                 StatusReason.COMPLETED, message, job.profile(), job.instancePreferences(), job.instanceCount(),
                 job.selection(), job.maxPendingTimeInSeconds(), job.maxRuntimeInSeconds(),
                 job.expectedRuntimeSeconds(), job.fallbackAfterSeconds(), job.priority(), job.clientToken(),
-                job.requires(), job.container(), job.local(), job.sagemaker(), job.attempt(), job.createdAt(),
+                job.requires(), job.container(), job.local(), job.sagemaker(), job.attempt(), job.preemptible(),
+                job.preemptions(), job.createdAt(),
                 job.startedAt(), Instant.now(), null, null, null);
         return new JobTransitioned(Long.MAX_VALUE, new TransitionView(Instant.now(), JobStatus.RUNNING,
                 JobStatus.COMPLETED, StatusReason.COMPLETED, message, 1), ended);

@@ -47,6 +47,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
     private final LocalProperties properties;
     private final LocalFleet fleet;
     private final Path runsDir;
+    private final Path checkpointsDir;
     private final ApplicationEventPublisher events;
     private final Map<String, LocalRun> runs = new ConcurrentHashMap<>();
     private final Set<OfferingKey> refusing = ConcurrentHashMap.newKeySet();
@@ -62,6 +63,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
         this.properties = properties;
         this.fleet = LocalFleet.read(properties.fleet(), catalog);
         this.runsDir = dataDir.toAbsolutePath().resolve("runs");
+        this.checkpointsDir = dataDir.toAbsolutePath().resolve("checkpoints");
         this.events = events;
         if (!fleet.regions().contains(properties.region())) {
             throw new IllegalStateException("spillover.local.region " + properties.region()
@@ -118,8 +120,12 @@ class LocalProvider implements CapacityProvider, DisposableBean {
         LocalRun run;
         try {
             Files.createDirectories(dir);
+            Path checkpoint = request.preemptible() ? checkpointOf(request) : null;
+            if (checkpoint != null) {
+                Files.createDirectories(checkpoint);
+            }
             List<String> command = command(request);
-            run = !command.isEmpty() ? LocalRun.process(request, command, dir, this::report)
+            run = !command.isEmpty() ? LocalRun.process(request, command, dir, checkpoint, this::report)
                     : LocalRun.simulated(request, dir, simulatedRuntime(request), exitCode(request), timers, this::report);
         } catch (IOException e) {
             return new LaunchOutcome.Failed("could not start " + request.providerJobName() + ": " + e.getMessage());
@@ -133,10 +139,24 @@ class LocalProvider implements CapacityProvider, DisposableBean {
 
     @Override
     public void stop(String providerJobName) {
+        stop(providerJobName, properties.stopGrace());
+    }
+
+    /** SIGTERM to the job's process, SIGKILL after the grace; a preempted job saves its checkpoint in between. */
+    @Override
+    public void stop(String providerJobName, Duration grace) {
         LocalRun run = runs.get(providerJobName);
         if (run != null) {
-            run.stop(properties.stopGrace());
+            run.stop(grace);
         }
+    }
+
+    /**
+     * A preemptible job's checkpoint directory: one per job (its team, its name and its id), the same for each of its
+     * attempts, under {@code spillover.data-dir}.
+     */
+    Path checkpointOf(LaunchRequest request) {
+        return checkpointsDir.resolve(request.team()).resolve(request.jobName() + "-" + request.jobId());
     }
 
     @Override
@@ -213,7 +233,7 @@ class LocalProvider implements CapacityProvider, DisposableBean {
     @Override
     public void destroy() throws InterruptedException {
         closing = true;
-        runs.values().forEach(run -> run.stop(Duration.ZERO));
+        runs.values().forEach(LocalRun::kill);
         timers.shutdownNow();
         timers.awaitTermination(2, TimeUnit.SECONDS);
     }

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 final class LocalRun {
 
     static final String LOG = "output.log";
+    /** The variable naming a preemptible job's checkpoint directory. */
+    static final String CHECKPOINT_DIR = "SPILLOVER_CHECKPOINT_DIR";
 
     /** Where a run reports its changes of state. */
     interface Reports {
@@ -41,8 +43,12 @@ final class LocalRun {
         this.simulation = simulation;
     }
 
-    /** Starts the command with the job's environment and the variables naming what it runs on. */
-    static LocalRun process(LaunchRequest request, List<String> command, Path dir, Reports reports) throws IOException {
+    /**
+     * Starts the command with the job's environment and the variables naming what it runs on, and where its
+     * checkpoint is ({@value #CHECKPOINT_DIR}) when it has one: the same directory for every attempt of the job.
+     */
+    static LocalRun process(LaunchRequest request, List<String> command, Path dir, Path checkpoint, Reports reports)
+            throws IOException {
         Path log = dir.resolve(LOG);
         var builder = new ProcessBuilder(command)
                 .directory(dir.toFile())
@@ -53,6 +59,9 @@ final class LocalRun {
         builder.environment().put("SPILLOVER_INSTANCE_COUNT", Integer.toString(request.instanceCount()));
         builder.environment().put("SPILLOVER_JOB_NAME", request.jobName());
         builder.environment().put("SPILLOVER_REGION", request.region());
+        if (checkpoint != null) {
+            builder.environment().put(CHECKPOINT_DIR, checkpoint.toString());
+        }
         return new LocalRun(request.providerJobName(), log, reports, builder.start(), null);
     }
 
@@ -85,9 +94,12 @@ final class LocalRun {
         }
     }
 
-    /** Asks the process to end, killing it after the grace period; a simulated run just ends. */
-    void stop(Duration grace) {
-        if (status.ended()) {
+    /**
+     * Asks the process to end (SIGTERM), killing it (SIGKILL) after the grace period; a simulated run just ends. A
+     * stop of a run already being stopped changes nothing: the first stop's grace stands.
+     */
+    synchronized void stop(Duration grace) {
+        if (status.ended() || stopRequested) {
             return;
         }
         stopRequested = true;
@@ -104,6 +116,14 @@ final class LocalRun {
                 pending.cancel(false);
             }
             ended(0);
+        }
+    }
+
+    /** Ends the run at once: the process is killed, whatever grace a stop gave it. */
+    void kill() {
+        stop(Duration.ZERO);
+        if (process != null) {
+            process.destroyForcibly();
         }
     }
 

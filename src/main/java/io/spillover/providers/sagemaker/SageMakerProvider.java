@@ -17,6 +17,8 @@ import io.spillover.providers.PendingTimeRange;
 import io.spillover.providers.ProviderJobChanged;
 import io.spillover.providers.ProviderJobStatus;
 import io.spillover.providers.Refusal;
+import io.spillover.providers.SageMakerSettings;
+import io.spillover.shared.Violation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -102,6 +104,27 @@ final class SageMakerProvider implements CapacityProvider {
     @Override
     public JobSettings jobSettings(String team) {
         return new TeamJobSettings(team, teams.read(team), properties, teams.roles());
+    }
+
+    /**
+     * A preemptible job resumes as SageMaker's managed spot training does: a new training job with the same
+     * {@code CheckpointConfig.S3Uri}, whose contents SageMaker copies into the instances before the job starts. Every
+     * attempt is created with the job's pass-through fields, so each carries the same one. Processing jobs have none.
+     */
+    @Override
+    public List<Violation> checkpointProblems(JobKind kind, SageMakerSettings settled) {
+        if (kind == JobKind.PROCESSING) {
+            return List.of(new Violation("preemptible", "SageMaker processing jobs have no checkpoint to resume from;"
+                    + " only a training job can be preemptible"));
+        }
+        Object config = settled == null ? null : settled.passThrough().get("CheckpointConfig");
+        Object uri = config instanceof Map<?, ?> fields ? fields.get("S3Uri") : null;
+        if (uri instanceof String s3 && s3.matches(SageMakerSettings.S3_URI)) {
+            return List.of();
+        }
+        return List.of(new Violation("sagemaker.passThrough.CheckpointConfig.S3Uri", (uri == null ? "must be set"
+                : "must be an s3:// URI") + ": a preemptible training job resumes from the checkpoint SageMaker copies"
+                + " from there into each of its attempts"));
     }
 
     @Override

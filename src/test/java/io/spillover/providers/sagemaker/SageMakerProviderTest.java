@@ -423,6 +423,73 @@ class SageMakerProviderTest extends ApiTest {
                 + "\"InstanceCount\":1,\"VolumeSizeInGB\":50,\"KeepAlivePeriodInSeconds\":300}");
     }
 
+    @Test
+    void aPreemptedTrainingJobsNextAttemptCarriesTheSameCheckpointConfig() {
+        String type = "ml.g6e.12xlarge";
+        String lender = team(Map.of(type, 8));
+        String borrower = team(Map.of(type, 0));
+        expect(api.put("/api/v1/admin/teams/" + borrower, Map.of("displayName", "Borrower",
+                "sharing", Map.of("strategy", "LEND_AND_BORROW"))), 200);
+        Map<String, Object> checkpoint = Map.of("S3Uri", "s3://spillover-checkpoints/" + borrower + "/resumable",
+                "LocalPath", "/opt/ml/checkpoints");
+        var resumable = sageMakerJob("resumable", entry(type, 8));
+        resumable.put("preemptible", true);
+        resumable.put("sagemaker", Map.of("passThrough", Map.of("CheckpointConfig", checkpoint)));
+        JsonNode submitted = submit(borrower, resumable);
+        String first = providerName(submitted, 1);
+        await().until(() -> SAGEMAKER.job(first) != null);
+        SAGEMAKER.move(first, "InProgress", "Training", "Training in progress");
+        assertThat(awaitStatus(borrower, "resumable", "RUNNING").at("/selection/borrowedInstances").asInt()).isEqualTo(8);
+
+        String own = providerName(submit(lender, sageMakerJob("own", entry(type, 8))), 1);
+
+        await().until(() -> SAGEMAKER.job(own) != null);
+        assertThat(SAGEMAKER.requests("StopTrainingJob", "TrainingJobName", first)).hasSize(1);
+        JsonNode preempted = awaitStatus(borrower, "resumable", "PENDING");
+        assertThat(preempted.get("preemptions").asInt()).isEqualTo(1);
+        assertThat(preempted.get("statusReason").asString()).isEqualTo("PREEMPTED");
+
+        expect(api.post("/api/v1/teams/" + lender + "/jobs/own/stop", Map.of()), 200);
+        String second = providerName(submitted, 2);
+        await().until(() -> SAGEMAKER.job(second) != null);
+
+        JsonNode firstCreate = SAGEMAKER.requests("CreateTrainingJob", "TrainingJobName", first).get(0);
+        JsonNode secondCreate = SAGEMAKER.requests("CreateTrainingJob", "TrainingJobName", second).get(0);
+        assertThat(secondCreate.get("CheckpointConfig")).isEqualTo(firstCreate.get("CheckpointConfig"));
+        assertThat(secondCreate.at("/CheckpointConfig/S3Uri").asString()).isEqualTo(checkpoint.get("S3Uri"));
+        assertThat(secondCreate.at("/CheckpointConfig/LocalPath").asString()).isEqualTo("/opt/ml/checkpoints");
+        assertThat(awaitStatus(borrower, "resumable", "STARTING", "RUNNING").get("attempt").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void aJobOptsInToPreemptionOnlyAsATrainingJobWithACheckpointLocation() {
+        String team = team(Map.of("ml.m5.xlarge", 2));
+        var without = sageMakerJob("no-checkpoint", entry("ml.m5.xlarge", 1));
+        without.put("preemptible", true);
+        var elsewhere = sageMakerJob("not-s3", entry("ml.m5.xlarge", 1));
+        elsewhere.put("preemptible", true);
+        elsewhere.put("sagemaker", Map.of("passThrough", Map.of("CheckpointConfig", Map.of("S3Uri", "/tmp/ckpt"))));
+        var processing = sageMakerJob("processing", entry("ml.m5.xlarge", 1));
+        processing.put("kind", "PROCESSING");
+        processing.put("preemptible", true);
+
+        assertThat(errors(expect(api.post("/api/v1/teams/" + team + "/jobs", without), 400).json()))
+                .containsExactly("sagemaker.passThrough.CheckpointConfig.S3Uri: must be set: a preemptible training job"
+                        + " resumes from the checkpoint SageMaker copies from there into each of its attempts");
+        assertThat(errors(expect(api.post("/api/v1/teams/" + team + "/jobs", elsewhere), 400).json()))
+                .containsExactly("sagemaker.passThrough.CheckpointConfig.S3Uri: must be an s3:// URI: a preemptible"
+                        + " training job resumes from the checkpoint SageMaker copies from there into each of its attempts");
+        assertThat(errors(expect(api.post("/api/v1/teams/" + team + "/jobs", processing), 400).json()))
+                .containsExactly("preemptible: SageMaker processing jobs have no checkpoint to resume from; only a"
+                        + " training job can be preemptible");
+        assertThat(expect(api.get("/api/v1/teams/" + team + "/jobs"), 200).json().get("items").isEmpty()).isTrue();
+    }
+
+    private static List<String> errors(JsonNode problem) {
+        return problem.get("errors").valueStream().map(e -> e.get("field").asString() + ": "
+                + e.get("message").asString()).toList();
+    }
+
     private static Map<String, Object> sageMakerJob(String name, Map<String, Object>... entries) {
         var body = job(name, entries);
         body.remove("local");

@@ -1,0 +1,366 @@
+package io.spillover.placement;
+
+import io.spillover.catalog.JobKind;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntFunction;
+
+/**
+ * The claims of one queue pass (its step 5, see {@link QueuePass}): which waiting jobs claim instances as their
+ * team's guarantee, which free instances are held for them, and which borrowers' placements are preempted for them.
+ * Every running placement is promised to at most one claim, and a team gives back at most what it holds beyond its
+ * guarantee, so two claims never count the same instances and no reclaim pushes a team further below its guarantee
+ * than one placement does.
+ */
+final class Reclaims<I extends Comparable<I>> {
+
+    /**
+     * Kueue's order of victims within a cohort: borrowed placements first, then the lowest priority, then the most
+     * recently started (the least work lost), then by job for a stable order.
+     */
+    static final Comparator<RunningPlacement> VICTIM_ORDER = Comparator
+            .comparing((RunningPlacement p) -> !p.borrowed())
+            .thenComparingInt(RunningPlacement::priority)
+            .thenComparing(RunningPlacement::startedAt, Comparator.reverseOrder())
+            .thenComparing(RunningPlacement::job);
+
+    /** One job's claim, with the placements it waits for, in words. */
+    record Claimed(QueuePass.Claim claim, List<RunningPlacement> stopping, List<RunningPlacement> preempted,
+                   List<RunningPlacement> awaited, Instant revisitAt) {
+    }
+
+    private final Placement placement;
+    private final SharingPolicy sharing;
+    private final Capacity capacity;
+    private final Instant now;
+    private final Map<QueuedRequest<I>, Claimed> claims = new LinkedHashMap<>();
+    private final List<QueuePass.Preemption<I>> preemptions = new ArrayList<>();
+    /** Placements whose instances a claim of this pass counts on. */
+    private final Set<RunningPlacement> promised = new HashSet<>();
+    /** Per team and type, instances of its excess over its guarantee that claims of this pass count on. */
+    private final Map<List<String>, Integer> excessPromised = new HashMap<>();
+    /** Per team and type, what its claims of this pass need: a team claims no more than its guarantee. */
+    private final Map<List<String>, Integer> claimedByTeam = new HashMap<>();
+    /** {@link #reclaimable} per offering, until a promise changes it. */
+    private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
+
+    Reclaims(Placement placement, SharingPolicy sharing, Capacity capacity, Instant now) {
+        this.placement = placement;
+        this.sharing = sharing;
+        this.capacity = capacity;
+        this.now = now;
+    }
+
+    Map<QueuedRequest<I>, Claimed> claims() {
+        return claims;
+    }
+
+    boolean claims(QueuedRequest<I> job) {
+        return claims.containsKey(job);
+    }
+
+    List<QueuePass.Preemption<I>> preemptions() {
+        return preemptions;
+    }
+
+    /** When a claiming job is worth evaluating again: the next minimum run it waits for ends; null for none. */
+    Instant revisitAt(QueuedRequest<I> job) {
+        Claimed claimed = claims.get(job);
+        return claimed == null ? null : claimed.revisitAt();
+    }
+
+    /**
+     * Lets the job claim its first entry that fits within its team's guarantee once the instances borrowers hold
+     * there come back; holds the free ones for it and preempts what it needs besides, if preemptible placements past
+     * their minimum run cover it. No claim when an entry fits within the guarantee now (the job prefers to borrow an
+     * earlier one), when none could fit so, or (whenCanBorrow BORROW) when an earlier entry can be borrowed.
+     */
+    void claim(QueuedRequest<I> job, IntFunction<String> patience) {
+        PlacementRequest request = job.request();
+        TeamState team = capacity.team(request.team()).orElse(null);
+        if (team == null) {
+            return;
+        }
+        int claimed = -1;
+        for (int i = 0; i < request.preferences().size() && claimed < 0; i++) {
+            PreferenceEntry entry = request.preferences().get(i);
+            if (patience.apply(i) != null || !withinGuarantee(request, team, entry)) {
+                continue;
+            }
+            int free = capacity.free(entry.offering());
+            if (free >= entry.instanceCount()) {
+                return; // it fits within its guarantee now, and the rounds left it waiting to borrow an earlier entry
+            }
+            if (free + reclaimable(entry.offering()) >= entry.instanceCount()) {
+                claimed = i;
+            }
+        }
+        if (claimed < 0) {
+            return;
+        }
+        if (sharing.whenCanBorrow() == SharingPolicy.WhenCanBorrow.BORROW) {
+            for (int j = 0; j < claimed; j++) {
+                if (patience.apply(j) == null && placement.borrows(request, j, capacity, now, sharing)) {
+                    return;
+                }
+            }
+        }
+        PreferenceEntry entry = request.preferences().get(claimed);
+        OfferingKey key = entry.offering();
+        claimedByTeam.merge(List.of(request.team(), entry.instanceType()), entry.instanceCount(), Integer::sum);
+        int held = capacity.hold(key, entry.instanceCount(), "job " + job.id() + " of team " + request.team()
+                + ", which is below its quota");
+        int needed = entry.instanceCount() - held;
+        List<RunningPlacement> stopping = new ArrayList<>();
+        for (RunningPlacement placement : candidates(key)) {
+            if (needed > 0 && placement.stopping()) {
+                promise(placement);
+                stopping.add(placement);
+                needed -= placement.instances();
+            }
+        }
+        List<RunningPlacement> victims = victims(key, needed);
+        List<RunningPlacement> awaited = List.of();
+        Instant revisit = null;
+        if (victims != null) {
+            victims.forEach(this::promise);
+            for (RunningPlacement victim : victims) {
+                preemptions.add(new QueuePass.Preemption<>(victim, job.id(), request.team(), preemptionReason(victim,
+                        job, entry)));
+            }
+        } else {
+            victims = List.of();
+            awaited = awaited(key, needed);
+            for (RunningPlacement placement : awaited) {
+                Instant exempt = placement.exemptUntil(sharing);
+                if (placement.preemptible() && exempt.isAfter(now) && (revisit == null || exempt.isBefore(revisit))) {
+                    revisit = exempt;
+                }
+            }
+        }
+        claims.put(job, new Claimed(new QueuePass.Claim(claimed, key, entry.instanceCount(), held,
+                sum(stopping) + sum(victims), sum(awaited)), stopping, victims, awaited, revisit));
+    }
+
+    /** Whether the entry fits within the team's guarantee and caps, on an offering that could hold it. */
+    private boolean withinGuarantee(PlacementRequest request, TeamState team, PreferenceEntry entry) {
+        String type = entry.instanceType();
+        int claimed = claimedByTeam.getOrDefault(List.of(team.team(), type), 0);
+        if (team.inUse(type) + claimed + entry.instanceCount() > team.guarantee(type)
+                || !placement.withinCaps(team, entry)) {
+            return false;
+        }
+        if (entry.trainingPlan() != null && (request.kind() != JobKind.TRAINING
+                || Placement.planRefusal(request.team(), entry.trainingPlan(), capacity) != null)) {
+            return false;
+        }
+        return capacity.offering(entry.offering())
+                .filter(o -> o.total() >= entry.instanceCount() && !o.unavailableAt(now)).isPresent();
+    }
+
+    /**
+     * Instances of the offering that claims of this pass have not counted on yet and that will come back: those
+     * stopping, and per team above its guarantee what it holds there in borrowed or preemptible placements, at most
+     * its excess not yet promised.
+     */
+    private int reclaimable(OfferingKey key) {
+        if (capacity.runningOn(key).isEmpty()) {
+            return 0;
+        }
+        Integer known = reclaimable.get(key);
+        if (known == null) {
+            known = reclaimableNow(key);
+            reclaimable.put(key, known);
+        }
+        return known;
+    }
+
+    private int reclaimableNow(OfferingKey key) {
+        int stopping = 0;
+        var byTeam = new HashMap<String, Integer>();
+        for (RunningPlacement placement : candidates(key)) {
+            if (placement.stopping()) {
+                stopping += placement.instances();
+            } else {
+                byTeam.merge(placement.team(), placement.instances(), Integer::sum);
+            }
+        }
+        int total = stopping;
+        for (Map.Entry<String, Integer> held : byTeam.entrySet()) {
+            total += Math.min(excessLeft(held.getKey(), key.instanceType()), held.getValue());
+        }
+        return total;
+    }
+
+    /** The offering's placements not yet promised that may come back: stopping, borrowed or preemptible. */
+    private List<RunningPlacement> candidates(OfferingKey key) {
+        var candidates = new ArrayList<RunningPlacement>();
+        for (RunningPlacement placement : capacity.runningOn(key)) {
+            if (!promised.contains(placement)
+                    && (placement.stopping() || placement.borrowed() || placement.preemptible())) {
+                candidates.add(placement);
+            }
+        }
+        candidates.sort(Comparator.comparing((RunningPlacement p) -> !p.stopping()).thenComparing(VICTIM_ORDER));
+        return candidates;
+    }
+
+    /**
+     * The fewest preemptible placements past their minimum run, in Kueue's order, that free {@code needed}
+     * instances, each taken only while its team is still above its guarantee; an empty list when nothing is needed;
+     * null when they cannot cover it.
+     */
+    private List<RunningPlacement> victims(OfferingKey key, int needed) {
+        if (needed <= 0) {
+            return List.of();
+        }
+        var chosen = new ArrayList<RunningPlacement>();
+        var taken = new HashMap<String, Integer>();
+        int freed = 0;
+        for (RunningPlacement placement : candidates(key)) {
+            if (freed >= needed) {
+                break;
+            }
+            if (placement.stopping() || !placement.preemptible() || placement.exemptUntil(sharing).isAfter(now)) {
+                continue;
+            }
+            int left = excessLeft(placement.team(), key.instanceType()) - taken.getOrDefault(placement.team(), 0);
+            if (left > 0) {
+                chosen.add(placement);
+                taken.merge(placement.team(), placement.instances(), Integer::sum);
+                freed += placement.instances();
+            }
+        }
+        if (freed < needed) {
+            return null;
+        }
+        // free only what the job needs: drop, last chosen first, any victim the others cover without
+        for (int k = chosen.size() - 1; k >= 0; k--) {
+            if (freed - chosen.get(k).instances() >= needed) {
+                freed -= chosen.remove(k).instances();
+            }
+        }
+        return chosen;
+    }
+
+    /**
+     * What a claim that cannot preempt enough now counts on, soonest back first: bounded borrowers by when their
+     * maximum run time ends, preemptible placements by when their minimum run ends. Promised, so that no later claim
+     * of the pass counts on the same instances.
+     */
+    private List<RunningPlacement> awaited(OfferingKey key, int needed) {
+        var candidates = candidates(key).stream().filter(p -> !p.stopping())
+                .sorted(Comparator.comparing(this::backBy)).toList();
+        var awaited = new ArrayList<RunningPlacement>();
+        var taken = new HashMap<String, Integer>();
+        for (RunningPlacement placement : candidates) {
+            if (needed <= 0) {
+                break;
+            }
+            int left = excessLeft(placement.team(), key.instanceType()) - taken.getOrDefault(placement.team(), 0);
+            if (left > 0) {
+                awaited.add(placement);
+                taken.merge(placement.team(), placement.instances(), Integer::sum);
+                needed -= placement.instances();
+            }
+        }
+        awaited.forEach(this::promise);
+        return awaited;
+    }
+
+    /** When a placement's instances can come back at the latest: its minimum run's end, or its maximum run's. */
+    private Instant backBy(RunningPlacement placement) {
+        if (placement.preemptible()) {
+            Instant exempt = placement.exemptUntil(sharing);
+            return exempt.isAfter(now) ? exempt : now;
+        }
+        return placement.maxRuntime() == null ? Instant.MAX : placement.startedAt().plus(placement.maxRuntime());
+    }
+
+    private int excessLeft(String team, String type) {
+        int excess = capacity.team(team).map(t -> t.borrowed(type)).orElse(0);
+        return excess - excessPromised.getOrDefault(List.of(team, type), 0);
+    }
+
+    private void promise(RunningPlacement placement) {
+        reclaimable.clear(); // a team's excess is shared by its offerings of the type
+        promised.add(placement);
+        excessPromised.merge(List.of(placement.team(), placement.instanceType()), placement.instances(), Integer::sum);
+    }
+
+    private static int sum(List<RunningPlacement> placements) {
+        return placements.stream().mapToInt(RunningPlacement::instances).sum();
+    }
+
+    /** The claiming job's verdicts, its claimed entry saying what it claims and from whom. */
+    Decision explained(QueuedRequest<I> job, Decision decision) {
+        Claimed claimed = claims.get(job);
+        if (claimed == null || decision.entries().isEmpty()) {
+            return decision;
+        }
+        var verdicts = new ArrayList<>(decision.entries());
+        EntryVerdict verdict = verdicts.get(claimed.claim().entry());
+        verdicts.set(claimed.claim().entry(), new EntryVerdict(verdict.index(), verdict.instanceType(),
+                verdict.instanceCount(), verdict.region(), verdict.source(), false, words(job, claimed)));
+        return new Decision(decision.outcome(), verdicts);
+    }
+
+    /**
+     * The claiming job's other entries, closed where they would fit: it waits for the entry its guarantee covers.
+     */
+    IntFunction<String> closedBesidesClaim(QueuedRequest<I> job, IntFunction<String> patience) {
+        int entry = claims.get(job).claim().entry();
+        return i -> {
+            String closed = patience.apply(i);
+            if (closed != null || i == entry || !placement.fits(job.request(), i, capacity, now, sharing)) {
+                return closed;
+            }
+            return "fits, but this job waits for entry " + entry + ", which team " + job.request().team()
+                    + "'s quota covers and whose instances borrowers give back";
+        };
+    }
+
+    private String words(QueuedRequest<I> job, Claimed claimed) {
+        QueuePass.Claim claim = claimed.claim();
+        PreferenceEntry entry = job.request().preferences().get(claim.entry());
+        String type = entry.instanceType();
+        TeamState team = capacity.team(job.request().team()).orElseThrow();
+        var parts = new ArrayList<String>();
+        if (claim.held() > 0) {
+            parts.add(claim.held() + " free held for this job");
+        }
+        for (RunningPlacement placement : claimed.stopping()) {
+            parts.add(placement.instances() + " coming back from job " + placement.job() + " of team "
+                    + placement.team() + ", stopping since " + Placement.TIME.format(placement.preemptedAt()));
+        }
+        if (!claimed.preempted().isEmpty()) {
+            parts.add("reclaiming " + String.join(", and ", claimed.preempted().stream().map(p -> p.instances()
+                    + " from job " + p.job() + " of team " + p.team() + ", " + (p.borrowed() ? "which borrowed them"
+                    : "whose team holds more than its quota")).toList()));
+        }
+        for (RunningPlacement placement : claimed.awaited()) {
+            parts.add("waiting for " + placement.instances() + " from job " + placement.job() + " of team "
+                    + placement.team() + (placement.preemptible()
+                    ? ", which may be preempted from " + Placement.TIME.format(backBy(placement))
+                            + " (after its minimum run of " + QueuePass.words(sharing.preemptExempt()) + ")"
+                    : ", which borrowed them and ends by " + Placement.TIME.format(backBy(placement))));
+        }
+        return entry.offering().describe() + " is within team " + team.team() + "'s quota for " + type + " ("
+                + team.inUse(type) + " of " + team.guarantee(type) + " in use, " + entry.instanceCount() + " needed): "
+                + String.join("; ", parts);
+    }
+
+    private String preemptionReason(RunningPlacement victim, QueuedRequest<I> job, PreferenceEntry entry) {
+        return "preempted for job " + job.id() + " of team " + job.request().team() + ", which needs "
+                + entry.instanceCount() + " " + entry.instanceType() + " within its quota: "
+                + (victim.borrowed() ? "this job borrowed " + victim.instances() + " beyond team " + victim.team()
+                + "'s quota" : "team " + victim.team() + " holds more than its quota, and this job is preemptible");
+    }
+}

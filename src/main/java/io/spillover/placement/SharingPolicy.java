@@ -1,0 +1,104 @@
+package io.spillover.placement;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The platform's rules for lending and borrowing guarantees (SPEC §8.1), the same in the scheduler, the explain
+ * endpoint and the replay.
+ *
+ * <p>A job may borrow (run beyond its team's guarantee) only when its team's {@link SharingStrategy} borrows, within
+ * the team's {@link BorrowLimit}, on capacity that is free, not kept by teams that reserve their idle guarantee, and
+ * not needed by a team below its guarantee with a job waiting for it; and only when the loan is bounded: the job's
+ * maximum run time is at most {@link #borrowHorizon} (it is never preempted, and its lender waits at most that), or
+ * it is preemptible (it has a checkpoint to resume from; its lender waits at most {@link #reclaimBound}).
+ *
+ * @param enabled       false: guarantees are hard limits, nothing is lent or borrowed whatever the teams' strategies
+ * @param borrowHorizon the longest maximum run time of a job that borrows without being preemptible
+ * @param preemptExempt the minimum run of a preemptible job before a reclaim may stop it (Slurm's
+ *                      {@code PreemptExemptTime}): no job loses its first minutes to a reclaim, and no job flaps
+ * @param grace         how long a preempted job has between the stop signal (SIGTERM) and being stopped, to write its
+ *                      checkpoint; SageMaker's {@code StopTrainingJob} allows 120 s. The service applies it; the pass
+ *                      only counts it into the bound
+ * @param cycle         the longest the scheduler takes to act on a reclaim it decided, counted into the bound
+ * @param whenCanBorrow how a preference list chooses between borrowing on an earlier entry and fitting within the
+ *                      guarantee on a later one
+ */
+public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration preemptExempt, Duration grace,
+                            Duration cycle, WhenCanBorrow whenCanBorrow) {
+
+    /**
+     * How a preference list chooses between borrowing and its guarantee (Kueue's {@code whenCanBorrow}).
+     */
+    public enum WhenCanBorrow {
+        /**
+         * An earlier entry the job can borrow beats a later one within its guarantee: the job takes its list's order
+         * as its preference, and borrows what it prefers when it is idle (Kueue's {@code Borrow}).
+         */
+        BORROW,
+        /**
+         * Any entry within the guarantee beats borrowing: the job borrows only when no entry of its list fits within
+         * its team's guarantee (Kueue's {@code TryNextFlavor}).
+         */
+        TRY_NEXT_ENTRY
+    }
+
+    /** Hard limits: today's quotas, nothing lent or borrowed. */
+    public static final SharingPolicy OFF = new SharingPolicy(false, Duration.ofHours(2), Duration.ofMinutes(10),
+            Duration.ofSeconds(120), Duration.ofSeconds(60), WhenCanBorrow.BORROW);
+
+    /**
+     * The platform's default: a 2 h borrow horizon, 10 min minimum run, SageMaker's 120 s grace, a 60 s cycle;
+     * {@link WhenCanBorrow#BORROW}, as measured on the replay (docs/sharing.md).
+     */
+    public static final SharingPolicy DEFAULT = new SharingPolicy(true, Duration.ofHours(2), Duration.ofMinutes(10),
+            Duration.ofSeconds(120), Duration.ofSeconds(60), WhenCanBorrow.BORROW);
+
+    public SharingPolicy {
+        Objects.requireNonNull(borrowHorizon, "borrowHorizon");
+        Objects.requireNonNull(preemptExempt, "preemptExempt");
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(cycle, "cycle");
+        Objects.requireNonNull(whenCanBorrow, "whenCanBorrow");
+        if (borrowHorizon.isNegative() || preemptExempt.isNegative() || grace.isNegative() || cycle.isNegative()) {
+            throw new IllegalArgumentException("sharing durations cannot be negative");
+        }
+    }
+
+    /**
+     * The longest a lender's job, fitting within its team's guarantee, waits for a preemptible borrower's instances:
+     * the rest of the borrower's minimum run, its grace and one cycle.
+     */
+    public Duration reclaimBound() {
+        return preemptExempt.plus(grace).plus(cycle);
+    }
+
+    /** Whether a job with this maximum run time and checkpoint may borrow at all: its loan has a bound. */
+    public boolean bounded(Duration maxRuntime, boolean preemptible) {
+        return preemptible || maxRuntime != null && maxRuntime.compareTo(borrowHorizon) <= 0;
+    }
+
+    public SharingPolicy withEnabled(boolean on) {
+        return new SharingPolicy(on, borrowHorizon, preemptExempt, grace, cycle, whenCanBorrow);
+    }
+
+    public SharingPolicy withBorrowHorizon(Duration horizon) {
+        return new SharingPolicy(enabled, horizon, preemptExempt, grace, cycle, whenCanBorrow);
+    }
+
+    public SharingPolicy withPreemptExempt(Duration exempt) {
+        return new SharingPolicy(enabled, borrowHorizon, exempt, grace, cycle, whenCanBorrow);
+    }
+
+    public SharingPolicy withGrace(Duration newGrace) {
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, newGrace, cycle, whenCanBorrow);
+    }
+
+    public SharingPolicy withCycle(Duration newCycle) {
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, grace, newCycle, whenCanBorrow);
+    }
+
+    public SharingPolicy withWhenCanBorrow(WhenCanBorrow when) {
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, grace, cycle, when);
+    }
+}

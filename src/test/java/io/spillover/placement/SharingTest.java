@@ -1,0 +1,415 @@
+package io.spillover.placement;
+
+import static io.spillover.placement.Decision.Outcome.NOTHING_FITS;
+import static io.spillover.placement.Decision.Outcome.SELECTED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.spillover.catalog.JobKind;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Guarantees that are lent and borrowed (SPEC §8.1), decided whole: which entry borrows, why one may not, which
+ * running placements a lender's job reclaims and in what words.
+ */
+class SharingTest {
+
+    static final Instant NOW = PlacementTest.NOW;
+    static final String EAST = "us-east-1";
+    static final String P4D = PlacementTest.P4D;
+    static final String G6E = PlacementTest.G6E;
+    static final OfferingKey P4D_EAST = OfferingKey.onDemand(EAST, P4D);
+    static final OfferingKey G6E_EAST = OfferingKey.onDemand(EAST, G6E);
+    static final SharingPolicy SHARING = SharingPolicy.DEFAULT;
+    static final String P4D_FREE_8 = "on-demand ml.p4d.24xlarge in us-east-1";
+
+    private final Placement placement = new Placement(PlacementTest.CATALOG);
+
+    // --- borrowing (Placement)
+
+    @Test
+    void aPreemptibleJobBorrowsIdleCapacityBeyondItsTeamsQuotaAndSaysItMayBeReclaimed() {
+        Capacity capacity = fleet(8, 8).team(lender("vision", 2, 2)).capacity();
+
+        Decision decision = placement.decide(preemptible("vision", p4d(2)), capacity, NOW, i -> null, SHARING);
+
+        assertThat(decision).isEqualTo(new Decision(SELECTED, List.of(new EntryVerdict(0, P4D, 2, EAST, "on-demand",
+                true, "selected: borrowing 2 ml.p4d.24xlarge beyond team vision's quota from idle capacity; may be"
+                + " reclaimed")), true));
+    }
+
+    @Test
+    void aJobWhoseMaximumRunIsWithinTheHorizonBorrowsUntilItEnds() {
+        Capacity capacity = fleet(8, 8).team(lender("vision", 2, 2)).capacity();
+
+        Decision decision = placement.decide(bounded("vision", Duration.ofHours(1), p4d(2)), capacity, NOW,
+                i -> null, SHARING);
+
+        assertThat(decision.borrowed()).isTrue();
+        assertThat(decision.entries().get(0).reason()).isEqualTo("selected: borrowing 2 ml.p4d.24xlarge beyond team"
+                + " vision's quota from idle capacity; returned within its maximum run time of 1 h");
+    }
+
+    @Test
+    void aJobThatCouldRunForEverDoesNotBorrow() {
+        Capacity capacity = fleet(8, 8).team(lender("vision", 2, 2)).capacity();
+
+        Decision unbounded = placement.decide(bounded("vision", Duration.ofHours(3), p4d(2)), capacity, NOW,
+                i -> null, SHARING);
+
+        assertThat(unbounded).isEqualTo(new Decision(NOTHING_FITS, List.of(new EntryVerdict(0, P4D, 2, EAST,
+                "on-demand", false, "team quota for ml.p4d.24xlarge: 2 of 2 in use, 2 needed; borrowing beyond it"
+                + " needs a maximum run time of at most 2 h or a checkpoint to resume from"))));
+    }
+
+    @Test
+    void aTeamThatDoesNotBorrowOrAPlatformWithSharingOffKeepsItsQuotaAsAHardLimit() {
+        String hardLimit = "team quota for ml.p4d.24xlarge: 2 of 2 in use, 2 needed";
+        Capacity lendOnly = fleet(8, 8).team(team("vision", 2, 2, SharingStrategy.LEND)).capacity();
+        Capacity borrows = fleet(8, 8).team(lender("vision", 2, 2)).capacity();
+
+        assertThat(placement.decide(preemptible("vision", p4d(2)), lendOnly, NOW, i -> null, SHARING))
+                .isEqualTo(waiting(verdict(0, p4d(2), hardLimit)));
+        assertThat(placement.decide(preemptible("vision", p4d(2)), borrows, NOW, i -> null, SharingPolicy.OFF))
+                .isEqualTo(waiting(verdict(0, p4d(2), hardLimit)));
+        assertThat(placement.decide(preemptible("vision", p4d(2)), borrows, NOW))
+                .isEqualTo(waiting(verdict(0, p4d(2), hardLimit)));
+    }
+
+    @Test
+    void borrowingStopsAtTheTeamsBorrowLimit() {
+        TeamState halfMore = team("vision", 4, 5, SharingStrategy.LEND_AND_BORROW).withSharing(
+                SharingStrategy.LEND_AND_BORROW, BorrowLimit.percent(50));
+        Capacity capacity = fleet(8, 8).team(halfMore).capacity();
+
+        assertThat(placement.decide(preemptible("vision", p4d(1)), capacity, NOW, i -> null, SHARING).borrowed())
+                .isTrue();
+        assertThat(placement.decide(preemptible("vision", p4d(2)), capacity, NOW, i -> null, SHARING))
+                .isEqualTo(waiting(verdict(0, p4d(2), "team quota for ml.p4d.24xlarge: 5 of 4 in use, 2 needed; team"
+                        + " vision may borrow at most 2 beyond it")));
+    }
+
+    @Test
+    void borrowersLeaveFreeTheIdleQuotaOfTeamsThatReserveIt() {
+        // 4 of 8 free; cv reserves 3 idle: vision may borrow 1, not 2
+        Capacity capacity = fleet(8, 8).p4dInUse(4).team(lender("vision", 2, 4))
+                .team(team("cv", 3, 0, SharingStrategy.RESERVE)).capacity();
+
+        assertThat(placement.decide(preemptible("vision", p4d(1)), capacity, NOW, i -> null, SHARING).borrowed())
+                .isTrue();
+        assertThat(placement.decide(preemptible("vision", p4d(2)), capacity, NOW, i -> null, SHARING))
+                .isEqualTo(waiting(verdict(0, p4d(2), "team quota for ml.p4d.24xlarge: 4 of 2 in use, 2 needed; of"
+                        + " the 4 ml.p4d.24xlarge free, 3 are kept for teams that do not lend their idle quota")));
+    }
+
+    @Test
+    void aListBorrowsItsEarlierEntryOrFitsALaterOneWithinTheQuotaAsThePolicySays() {
+        // vision holds its whole p4d quota and none of its g6e quota
+        TeamState vision = new TeamState("vision", Map.of(P4D, 2, G6E, 4), Map.of(P4D, 2), null, 0, null, 0, false,
+                SharingStrategy.LEND_AND_BORROW, BorrowLimit.UNLIMITED);
+        Capacity capacity = fleet(8, 8).team(vision).capacity();
+        PlacementRequest request = preemptible("vision", p4d(2), g6e(2));
+
+        Decision borrow = placement.decide(request, capacity, NOW, i -> null, SHARING);
+        Decision tryNext = placement.decide(request, capacity, NOW, i -> null,
+                SHARING.withWhenCanBorrow(SharingPolicy.WhenCanBorrow.TRY_NEXT_ENTRY));
+
+        assertThat(borrow).isEqualTo(new Decision(SELECTED, List.of(
+                verdict(0, p4d(2), true, "selected: borrowing 2 ml.p4d.24xlarge beyond team vision's quota from idle"
+                        + " capacity; may be reclaimed"),
+                verdict(1, g6e(2), true, "fits too; entry 0 comes first")), true));
+        assertThat(tryNext).isEqualTo(new Decision(SELECTED, List.of(
+                verdict(0, p4d(2), "could borrow 2 ml.p4d.24xlarge beyond team vision's quota, but entry 1 fits"
+                        + " within it, and a list borrows only when no entry fits within the quota"),
+                verdict(1, g6e(2), true, "selected")), false));
+    }
+
+    // --- the pass: within the guarantee first, then claims, then borrowing
+
+    @Test
+    void jobsWithinTheirQuotaGoBeforeBorrowersWhateverTheQueueOrder() {
+        Capacity capacity = fleet(2, 0).team(lender("vision", 0, 0)).team(lender("nlp", 2, 0)).capacity();
+        var borrower = queued("borrower", preemptible("vision", p4d(2)), -600);
+        var owner = queued("owner", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(borrower, owner), capacity, Map.of(), NOW);
+
+        assertThat(selections(result)).containsExactly("borrower:-", "owner:0");
+    }
+
+    @Test
+    void aLendersJobReclaimsWhatABorrowerHoldsWithWordsOnBothSides() {
+        // vision's guarantee is 2; it holds 4: its own 2, and 2 borrowed by a preemptible job 30 min ago
+        Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 2, 4)).team(lender("nlp", 4, 0))
+                .running(placed("own", "vision", 2, false, true, -7200))
+                .running(placed("borrowed", "vision", 2, true, true, -1800))
+                .capacity();
+        var job = queued("train-7", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(result.outcomes().get(0).decision()).isEqualTo(waiting(verdict(0, p4d(2), P4D_FREE_8
+                + " is within team nlp's quota for ml.p4d.24xlarge (0 of 4 in use, 2 needed): reclaiming 2 from job"
+                + " borrowed of team vision, which borrowed them")));
+        assertThat(result.preemptions()).extracting(p -> p.victim().job(), QueuePass.Preemption::forJob,
+                QueuePass.Preemption::reason).containsExactly(org.assertj.core.groups.Tuple.tuple("borrowed", "train-7",
+                "preempted for job train-7 of team nlp, which needs 2 ml.p4d.24xlarge within its quota: this job"
+                        + " borrowed 2 beyond team vision's quota"));
+        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0));
+    }
+
+    @Test
+    void aReclaimWaitsForTheBorrowersMinimumRunAndSaysWhenItEnds() {
+        Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 2, 4)).team(lender("nlp", 4, 0))
+                .running(placed("own", "vision", 2, false, false, -7200))
+                .running(placed("young", "vision", 2, true, true, -240)) // 4 of its 10 min
+                .capacity();
+        var job = queued("train-7", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(result.preemptions()).isEmpty();
+        assertThat(result.outcomes().get(0).revisitAt()).isEqualTo(NOW.plusSeconds(360));
+        assertThat(result.outcomes().get(0).decision().entries().get(0).reason()).isEqualTo(P4D_FREE_8
+                + " is within team nlp's quota for ml.p4d.24xlarge (0 of 4 in use, 2 needed): waiting for 2 from job"
+                + " young of team vision, which may be preempted from 10:06:00 UTC (after its minimum run of 10 min)");
+    }
+
+    @Test
+    void aReclaimPreemptsTheLowestPriorityThenTheMostRecentlyStartedAndOnlyWhatTheJobNeeds() {
+        Capacity capacity = fleet(6, 0).p4dInUse(5).team(lender("vision", 0, 5)).team(lender("nlp", 4, 0))
+                .running(placed("older", "vision", 2, true, true, -7200))
+                .running(placed("newer", "vision", 2, true, true, -3600))
+                .running(placed("important", "vision", 1, true, true, 5, -900))
+                .capacity();
+        var needsTwo = queued("needs-two", preemptible("nlp", p4d(2)), -60);
+        var needsThree = queued("needs-three", preemptible("nlp", p4d(3)), -60);
+
+        var two = pass().decide(List.of(needsTwo), capacity, Map.of(), NOW);
+        var three = pass().decide(List.of(needsThree), fleet(6, 0).p4dInUse(5).team(lender("vision", 0, 5))
+                .team(lender("nlp", 4, 0)).running(placed("older", "vision", 2, true, true, -7200))
+                .running(placed("newer", "vision", 2, true, true, -3600))
+                .running(placed("important", "vision", 1, true, true, 5, -900)).capacity(), Map.of(), NOW);
+
+        // 1 free is held; 1 more is needed: "newer" (priority 0, started last) covers it alone
+        assertThat(two.preemptions()).extracting(p -> p.victim().job()).containsExactly("newer");
+        assertThat(two.claims().get("needs-two")).isEqualTo(new QueuePass.Claim(0, P4D_EAST, 2, 1, 2, 0));
+        // 2 more needed: still "newer" alone, not "older" too
+        assertThat(three.preemptions()).extracting(p -> p.victim().job()).containsExactly("newer");
+    }
+
+    @Test
+    void instancesAlreadyComingBackAreNotReclaimedTwice() {
+        Instant stopped = NOW.minusSeconds(30);
+        Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 0, 4)).team(lender("nlp", 4, 0))
+                .running(placed("stopping", "vision", 2, true, true, -3600).preempted(stopped))
+                .running(placed("other", "vision", 2, true, true, -3600))
+                .capacity();
+        var job = queued("train-7", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(result.preemptions()).isEmpty();
+        assertThat(result.outcomes().get(0).decision().entries().get(0).reason()).endsWith(": 2 coming back from"
+                + " job stopping of team vision, stopping since 09:59:30 UTC");
+    }
+
+    @Test
+    void aBorrowerCannotTakeFreeInstancesALendersJobClaims() {
+        // nlp needs 4: 2 are free, 2 come back from a borrower within its minimum run; cv would borrow the 2 free
+        Capacity capacity = fleet(4, 0).p4dInUse(2).team(lender("vision", 0, 2)).team(lender("nlp", 4, 0))
+                .team(lender("cv", 0, 0))
+                .running(placed("young", "vision", 2, true, true, -60))
+                .capacity();
+        var lenderJob = queued("lender-job", preemptible("nlp", p4d(4)), -60);
+        var borrowerJob = queued("borrower-job", preemptible("cv", p4d(2)), -3600);
+
+        var result = pass().decide(List.of(borrowerJob, lenderJob), capacity, Map.of(), NOW);
+
+        assertThat(selections(result)).containsExactly("borrower-job:-", "lender-job:-");
+        assertThat(result.outcomes().get(0).decision().entries().get(0).reason()).isEqualTo(P4D_FREE_8 + " has 0 of"
+                + " 4 instances free (2 held for job lender-job of team nlp, which is below its quota), 2 needed");
+    }
+
+    @Test
+    void aTeamWithinItsQuotaIsNotReclaimedFromEvenIfItsJobsArePreemptible() {
+        Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 4, 4)).team(lender("nlp", 4, 0))
+                .running(placed("a", "vision", 2, false, true, -7200))
+                .running(placed("b", "vision", 2, true, true, -3600)) // borrowed once; vision's other job ended since
+                .capacity();
+        var job = queued("train-7", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(result.preemptions()).isEmpty();
+        assertThat(result.claims()).isEmpty();
+        assertThat(result.outcomes().get(0).decision().entries().get(0).reason())
+                .isEqualTo(P4D_FREE_8 + " has 0 of 4 instances free, 2 needed");
+    }
+
+    @Test
+    void whenTheReclaimedInstancesComeBackTheClaimingJobGetsThemBeforeALaterJobAndTheVictimCannotTakeThemBack() {
+        // the borrower was stopped for train-7; its 2 p4d are free again, and it waits again at its place
+        Capacity after = fleet(4, 0).p4dInUse(2).team(lender("vision", 2, 2)).team(lender("nlp", 4, 0))
+                .team(lender("cv", 4, 0)).running(placed("own", "vision", 2, false, true, -7200)).capacity();
+        var claimant = queued("train-7", preemptible("nlp", p4d(2)), -300);
+        var victim = queued("borrowed", preemptible("vision", p4d(2)), -3600);
+        var later = new QueuedRequest<>("later", preemptible("cv", p4d(2)), 5, NOW.minusSeconds(10), null,
+                Duration.ofMinutes(1)); // higher priority, shorter: it would go first in the rounds
+        var claims = Map.of("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0));
+
+        var result = pass().decide(List.of(victim, claimant, later), after, Map.of(), NOW, claims);
+
+        assertThat(selections(result)).containsExactly("later:-", "borrowed:-", "train-7:0");
+    }
+
+    @Test
+    void aTeamClaimsNoMoreThanItsGuaranteeAndOnlyAStrictFifoTeamsHeadClaims() {
+        // nlp's guarantee is 4: two jobs of 3 each fit it alone, not together
+        Capacity capacity = fleet(6, 0).p4dInUse(6).team(lender("vision", 0, 6)).team(lender("nlp", 4, 0))
+                .running(placed("b1", "vision", 3, true, true, -3600))
+                .running(placed("b2", "vision", 3, true, true, -3000))
+                .capacity();
+        var first = queued("first", preemptible("nlp", p4d(3)), -120);
+        var second = queued("second", preemptible("nlp", p4d(3)), -60);
+
+        var result = pass().decide(List.of(first, second), capacity, Map.of(), NOW);
+
+        assertThat(result.claims()).containsOnlyKeys("first");
+        assertThat(result.preemptions()).extracting(p -> p.victim().job()).containsExactly("b2");
+
+        TeamState strict = new TeamState("nlp", Map.of(P4D, 8), Map.of(), null, 0, null, 0, true,
+                SharingStrategy.LEND, BorrowLimit.UNLIMITED);
+        Capacity strictly = fleet(6, 0).p4dInUse(6).team(lender("vision", 0, 6)).team(strict)
+                .running(placed("b1", "vision", 3, true, true, -3600))
+                .running(placed("b2", "vision", 3, true, true, -3000))
+                .capacity();
+        var head = queued("head", preemptible("nlp", new PreferenceEntry(G6E, 1, EAST, null)), -120);
+        var behind = queued("behind", preemptible("nlp", p4d(3)), -60);
+
+        assertThat(pass().decide(List.of(head, behind), strictly, Map.of(), NOW).claims()).isEmpty();
+    }
+
+    @Test
+    void aJobThatCanBorrowAnEarlierEntryBorrowsItRatherThanReclaimALaterOne() {
+        // nlp holds its g6e guarantee and none of its p4d one; p4d is taken by a borrower, g6e has room
+        TeamState nlp = new TeamState("nlp", Map.of(P4D, 4, G6E, 2), Map.of(G6E, 2), null, 0, null, 0, false,
+                SharingStrategy.LEND_AND_BORROW, BorrowLimit.UNLIMITED);
+        Capacity capacity = fleet(2, 8).p4dInUse(2).team(lender("vision", 0, 2)).team(nlp)
+                .running(placed("borrower", "vision", 2, true, true, -3600)).capacity();
+        var job = queued("train-7", preemptible("nlp", g6e(2), p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(selections(result)).containsExactly("train-7:0");
+        assertThat(result.outcomes().get(0).decision().borrowed()).isTrue();
+        assertThat(result.preemptions()).isEmpty();
+    }
+
+    // --- helpers
+
+    private static QueuePass pass() {
+        return new QueuePass(new Placement(PlacementTest.CATALOG), QueuePolicy.DEFAULT, SHARING);
+    }
+
+    static List<String> selections(QueuePass.Result<String> result) {
+        return result.outcomes().stream().map(o -> o.job().id() + ":"
+                + o.decision().selected().map(v -> String.valueOf(v.index())).orElse("-")).toList();
+    }
+
+    static PreferenceEntry p4d(int count) {
+        return new PreferenceEntry(P4D, count, EAST, null);
+    }
+
+    static PreferenceEntry g6e(int count) {
+        return new PreferenceEntry(G6E, count, EAST, null);
+    }
+
+    static PlacementRequest preemptible(String team, PreferenceEntry... entries) {
+        return new PlacementRequest(team, JobKind.TRAINING, new PreferenceList(List.of(entries)), null, true);
+    }
+
+    static PlacementRequest bounded(String team, Duration maxRuntime, PreferenceEntry... entries) {
+        return new PlacementRequest(team, JobKind.TRAINING, new PreferenceList(List.of(entries)), maxRuntime, false);
+    }
+
+    static QueuedRequest<String> queued(String id, PlacementRequest request, long submittedSecondsFromNow) {
+        return new QueuedRequest<>(id, request, 0, NOW.plusSeconds(submittedSecondsFromNow), null, Duration.ofHours(1));
+    }
+
+    static EntryVerdict verdict(int index, PreferenceEntry entry, String reason) {
+        return verdict(index, entry, false, reason);
+    }
+
+    static EntryVerdict verdict(int index, PreferenceEntry entry, boolean fits, String reason) {
+        return new EntryVerdict(index, entry.instanceType(), entry.instanceCount(), entry.region(), "on-demand", fits,
+                reason);
+    }
+
+    static Decision waiting(EntryVerdict... verdicts) {
+        return new Decision(NOTHING_FITS, List.of(verdicts));
+    }
+
+    /** A team that lends and borrows without limit, with a p4d guarantee and use. */
+    static TeamState lender(String name, int p4dGuarantee, int p4dInUse) {
+        return team(name, p4dGuarantee, p4dInUse, SharingStrategy.LEND_AND_BORROW);
+    }
+
+    static TeamState team(String name, int p4dGuarantee, int p4dInUse, SharingStrategy strategy) {
+        return new TeamState(name, Map.of(P4D, p4dGuarantee, G6E, 0), Map.of(P4D, p4dInUse), null, 0, null, 0, false,
+                strategy, BorrowLimit.UNLIMITED);
+    }
+
+    static RunningPlacement placed(String job, String team, int instances, boolean borrowed, boolean preemptible,
+                                   long startedSecondsFromNow) {
+        return placed(job, team, instances, borrowed, preemptible, 0, startedSecondsFromNow);
+    }
+
+    static RunningPlacement placed(String job, String team, int instances, boolean borrowed, boolean preemptible,
+                                   int priority, long startedSecondsFromNow) {
+        return new RunningPlacement(job, team, P4D_EAST, instances, priority, NOW.plusSeconds(startedSecondsFromNow),
+                borrowed, preemptible, null, 0, null);
+    }
+
+    static FleetBuilder fleet(int p4d, int g6e) {
+        return new FleetBuilder(p4d, g6e);
+    }
+
+    /** On-demand p4d and g6e in us-east-1, teams, and what runs there. */
+    static final class FleetBuilder {
+        private final int p4d;
+        private final int g6e;
+        private int p4dInUse;
+        private final List<TeamState> teams = new ArrayList<>();
+        private final List<RunningPlacement> running = new ArrayList<>();
+
+        FleetBuilder(int p4d, int g6e) {
+            this.p4d = p4d;
+            this.g6e = g6e;
+        }
+
+        FleetBuilder p4dInUse(int inUse) {
+            this.p4dInUse = inUse;
+            return this;
+        }
+
+        FleetBuilder team(TeamState team) {
+            teams.add(team);
+            return this;
+        }
+
+        FleetBuilder running(RunningPlacement placement) {
+            running.add(placement);
+            return this;
+        }
+
+        Capacity capacity() {
+            return new Capacity(List.of(OfferingState.of(P4D_EAST, p4d, p4dInUse), OfferingState.of(G6E_EAST, g6e, 0)),
+                    List.of(), teams, running);
+        }
+    }
+}
