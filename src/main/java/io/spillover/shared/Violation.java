@@ -1,14 +1,13 @@
 package io.spillover.shared;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-
 /**
  * A broken rule, named by the request field it concerns ({@code instancePreferences[1].instanceCount}).
  *
  * @param limit whether the rule is a limit (a team's quota or caps, an account's service quota) rather than a wrong
- *              value: SageMaker's API answers those {@code ResourceLimitExceeded}; not part of a problem document
+ *              value: SageMaker's API answers those {@code ResourceLimitExceeded}; a problem document shows only
+ *              the field and the message
  */
-public record Violation(String field, String message, @JsonIgnore boolean limit) {
+public record Violation(String field, String message, boolean limit) {
 
     public Violation(String field, String message) {
         this(field, message, false);
