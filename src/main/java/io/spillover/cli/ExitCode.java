@@ -1,6 +1,6 @@
 package io.spillover.cli;
 
-/** What the CLI's exit status tells a pipeline; {@code --help} and the README list the same. */
+/** What the CLI's exit status tells a pipeline; {@code --help} and docs/cli.md list the same. */
 enum ExitCode {
     OK(0, "done: the job completed, or the command succeeded"),
     FAILED(1, "the job failed"),

@@ -18,7 +18,7 @@ import tools.jackson.databind.node.ObjectNode;
         description = "Submits and watches Spillover jobs from a pipeline, through the service's REST API.",
         subcommands = {LoginCommand.class, SubmitCommand.class, JobsCommand.class, DescribeCommand.class,
                 LogsCommand.class, StopCommand.class, WaitCommand.class, ExplainCommand.class, ProfilesCommand.class,
-                TokenCommand.class},
+                TokenCommand.class, DemoCommand.class},
         commandListHeading = "%nCommands:%n")
 public final class SpilloverCli implements Runnable {
 

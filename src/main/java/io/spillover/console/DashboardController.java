@@ -2,6 +2,8 @@ package io.spillover.console;
 
 import io.spillover.capacity.CapacityService;
 import io.spillover.capacity.Offering;
+import io.spillover.demo.DemoService;
+import io.spillover.demo.DemoView;
 import io.spillover.jobs.JobQueries;
 import io.spillover.jobs.JobStatistics;
 import io.spillover.plans.PlanService;
@@ -17,7 +19,10 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
-/** The dashboard: my teams' queue and running jobs, capacity, usage against quota, and charts of them. */
+/**
+ * The dashboard: my teams' queue and running jobs, capacity, usage against quota, and charts of them; for a platform
+ * admin, the demo.
+ */
 @Controller
 class DashboardController {
 
@@ -30,10 +35,12 @@ class DashboardController {
     private final TeamService teams;
     private final PlanService plans;
     private final Charts charts;
+    private final DemoService demo;
     private final Clock clock;
 
     DashboardController(ConsoleAccess access, JobQueries jobs, JobStatistics statistics, CapacityService capacity,
-                        TeamService teams, PlanService plans, Charts charts, Clock clock) {
+                        TeamService teams, PlanService plans, Charts charts, DemoService demo, Clock clock) {
+        this.demo = demo;
         this.access = access;
         this.jobs = jobs;
         this.statistics = statistics;
@@ -47,7 +54,17 @@ class DashboardController {
     @GetMapping("/")
     String dashboard(Model model) {
         model.addAllAttributes(panels());
+        model.addAttribute("demo", demoPanel());
         return "dashboard";
+    }
+
+    /** The demo, for a platform admin where it can run or has run here; null (no panel) otherwise. */
+    private DemoView demoPanel() {
+        if (!access.caller().platformAdmin()) {
+            return null;
+        }
+        DemoView view = demo.view();
+        return view.available() || view.status() != DemoView.Status.IDLE ? view : null;
     }
 
     /** The parts that live updates redraw. */

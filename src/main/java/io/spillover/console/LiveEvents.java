@@ -1,5 +1,6 @@
 package io.spillover.console;
 
+import io.spillover.demo.DemoProgressed;
 import io.spillover.jobs.JobTransitioned;
 import io.spillover.jobs.StartsEstimated;
 import io.spillover.security.Caller;
@@ -18,13 +19,16 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * Server-sent events for open console pages: each job transition, once committed, goes to the people who
- * may see the job's team; each step of a what-if run, to platform admins. Pages redraw the parts it concerns (htmx), so they update without a reload.
+ * may see the job's team; each step of a what-if run and of the demo, to platform admins. Pages redraw the parts it concerns (htmx), so they update without a reload.
  */
 @Controller
 class LiveEvents implements SmartLifecycle {
 
     /** Sent to platform admins when any what-if run moves on, for the list of runs. */
     static final String WHAT_IF_CHANGED = "whatif-changed";
+
+    /** Sent to platform admins when the demo says something, starts or ends, for its panel on the dashboard. */
+    static final String DEMO_CHANGED = "demo-changed";
 
     /** Sent when estimated starts moved, for the queue and the pages of pending jobs. */
     static final String ESTIMATES_CHANGED = "estimates-changed";
@@ -94,6 +98,21 @@ class LiveEvents implements SmartLifecycle {
                 emitter.send(SseEmitter.event().name("whatif-" + event.run()).data(event.status() + " "
                         + Math.round(event.progress() * 100)));
                 emitter.send(SseEmitter.event().name(WHAT_IF_CHANGED).data(event.run().toString()));
+            } catch (IOException | IllegalStateException gone) {
+                open.remove(emitter);
+            }
+        });
+    }
+
+    /** Sends {@code demo-changed} to platform admins: the demo is theirs, and it names every demo team's jobs. */
+    @EventListener
+    void on(DemoProgressed event) {
+        open.forEach((emitter, caller) -> {
+            if (!caller.platformAdmin()) {
+                return;
+            }
+            try {
+                emitter.send(SseEmitter.event().name(DEMO_CHANGED).data(event.run() + " " + event.status()));
             } catch (IOException | IllegalStateException gone) {
                 open.remove(emitter);
             }

@@ -4,7 +4,7 @@
  * It may use the API of any module, and no module may use it.
  */
 @ApplicationModule(allowedDependencies = {
-        "capacity", "catalog", "jobs", "placement", "plans", "profiles", "providers", "security", "shared",
+        "capacity", "catalog", "demo", "jobs", "placement", "plans", "profiles", "providers", "security", "shared",
         "system", "tenancy", "webhooks", "whatif"})
 package io.spillover.console;
 

@@ -187,7 +187,7 @@ public class JobSubmissions {
                 }
                 fresh.put(i, job);
             } catch (InvalidRequestException refused) {
-                refused.violations().forEach(v -> violations.add(new Violation(item + "." + v.field(), v.message())));
+                refused.violations().forEach(v -> violations.add(v.at(item + "." + v.field())));
             }
         }
         if (!firstWithName.isEmpty()) {

@@ -119,7 +119,7 @@ public record SageMakerJobRequest(
         /** The refusal of the ordinary request, with each field named as the body names it. */
         InvalidRequestException renamed(InvalidRequestException refused) {
             var violations = refused.violations().stream()
-                    .map(v -> new Violation(fieldOf.apply(v.field()), v.message())).toList();
+                    .map(v -> v.at(fieldOf.apply(v.field()))).toList();
             if (refused instanceof JobNameTakenException) {
                 return new JobNameTakenException(violations.get(0).field(), violations.get(0).message());
             }

@@ -142,7 +142,7 @@ class SubmissionChecks {
             SubmissionRules.Result checked = rules.check(new Submission(request.kind(), entries, count, maxPending,
                     requires), state, visiblePlans);
             String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
-            checked.violations().forEach(v -> violations.add(new Violation(v.field(), from + v.message())));
+            checked.violations().forEach(v -> violations.add(v.saying(from)));
             JobSettings.Settled settled = request.kind() == null ? null
                     : jobSettings.settle(request.kind(), request.sagemaker());
             if (settled != null && violations.stream().noneMatch(v -> v.field().startsWith("sagemaker."))) {
@@ -185,7 +185,7 @@ class SubmissionChecks {
                     }
                     String field = "instancePreferences[" + i + "]";
                     account.neverRuns(kind, new PreferenceEntry(raw.instanceType(), count, region, null))
-                            .ifPresent(why -> violations.add(new Violation(field, from + why + "; it can never run")));
+                            .ifPresent(why -> violations.add(Violation.ofLimit(field, from + why + "; it can never run")));
                 }
             });
         }

@@ -198,16 +198,16 @@ public final class SubmissionRules {
                                    List<Violation> violations) {
         int limit = team.ceiling(type.name());
         if (limit == 0) {
-            violations.add(new Violation(field, "team " + team.team() + " has no quota for " + type.name()));
+            violations.add(Violation.ofLimit(field, "team " + team.team() + " has no quota for " + type.name()));
         } else if (count > limit) {
-            violations.add(new Violation(field, team.mayBorrow(type.name()) == 0
+            violations.add(Violation.ofLimit(field, team.mayBorrow(type.name()) == 0
                     ? "team quota for " + type.name() + " allows " + limit + " instances, not " + count
                     : "team quota for " + type.name() + " allows " + team.guarantee(type.name()) + " instances and "
                     + team.mayBorrow(type.name()) + " more borrowed, not " + count));
         }
         int accelerators = count * type.acceleratorCount();
         if (team.maxAccelerators() != null && accelerators > team.maxAccelerators()) {
-            violations.add(new Violation(field, count + " x " + type.name() + " is " + accelerators
+            violations.add(Violation.ofLimit(field, count + " x " + type.name() + " is " + accelerators
                     + " accelerators; the team's cap is " + team.maxAccelerators()));
         }
     }

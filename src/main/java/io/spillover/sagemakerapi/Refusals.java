@@ -10,7 +10,6 @@ import io.spillover.shared.Violation;
 import io.spillover.system.DatabaseFailures;
 import io.spillover.system.JsonErrors;
 import java.util.List;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -40,7 +39,7 @@ final class Refusals {
             List<Violation> violations = invalid.violations();
             String message = violations.size() + " validation error" + (violations.size() == 1 ? "" : "s")
                     + " detected: " + InvalidRequestException.summary(violations);
-            return violations.stream().allMatch(Refusals::aLimit)
+            return violations.stream().allMatch(Violation::limit)
                     ? new AwsError("ResourceLimitExceeded", message) : AwsError.validation(message);
         }
         if (e instanceof NotFoundException) {
@@ -69,14 +68,5 @@ final class Refusals {
                     + (violation.field().equals("body") ? "" : " at " + violation.field()));
         }
         return AwsError.validation("1 validation error detected: " + violation.field() + ": " + violation.message());
-    }
-
-    /**
-     * Whether a broken rule is a limit rather than a wrong value: the team's quota or caps, or the account's service
-     * quota that a list's entry can never fit. Told by the words the submission checks use for them.
-     */
-    private static boolean aLimit(Violation violation) {
-        String message = violation.message().toLowerCase(Locale.ROOT);
-        return message.contains("quota") || message.contains("the team's cap") || message.contains("can never run");
     }
 }

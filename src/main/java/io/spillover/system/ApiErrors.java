@@ -7,7 +7,9 @@ import io.spillover.shared.NotFoundException;
 import io.spillover.shared.ProviderUnavailableException;
 import io.spillover.shared.Violation;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -104,8 +106,16 @@ class ApiErrors extends ResponseEntityExceptionHandler {
                 InvalidRequestException.summary(violations));
         problem.setType(INVALID);
         problem.setTitle("Invalid request");
-        problem.setProperty("errors", violations);
+        problem.setProperty("errors", violations.stream().map(ApiErrors::shown).toList());
         return problem;
+    }
+
+    /** What a client sees of a violation: the field and the words, in that order. */
+    private static Map<String, String> shown(Violation violation) {
+        Map<String, String> shown = new LinkedHashMap<>();
+        shown.put("field", violation.field());
+        shown.put("message", violation.message());
+        return shown;
     }
 
     private static ResponseEntity<Object> problem(HttpStatus status, String detail) {

@@ -2,35 +2,23 @@ package io.spillover.tenancy;
 
 import io.spillover.placement.SharingStrategy;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 /**
- * Demo teams for a first look: seeded into the embedded database when it has no team yet, never into a
- * database given by URL.
+ * The demo teams, {@code vision} and {@code nlp}, with quotas that fit the demo fleet: seeded on the embedded
+ * default ({@link DemoTeamsAtStartup}), and what the demo (module {@code demo}) runs as.
  */
 @Component
-@ConditionalOnExpression("'${spring.datasource.url:}'.isEmpty() and ${spillover.demo.enabled:true}")
-class DemoTeams implements SmartInitializingSingleton {
-
-    private static final Logger log = LoggerFactory.getLogger(DemoTeams.class);
+public class DemoTeams {
 
     private final TeamService teams;
-    private final Teams all;
 
-    DemoTeams(TeamService teams, Teams all) {
+    DemoTeams(TeamService teams) {
         this.teams = teams;
-        this.all = all;
     }
 
-    @Override
-    public void afterSingletonsInstantiated() {
-        if (all.count() > 0) {
-            return;
-        }
+    /** Makes both teams, or sets them back to their demo definitions and quotas. */
+    public void seed() {
         // both lend what they leave idle and borrow up to their own guarantee again of what the other leaves idle
         var sharing = new SharingDefinition(SharingStrategy.LEND_AND_BORROW, 100, null);
         teams.put("vision", new TeamDefinition("Vision", 1, Queueing.BEST_EFFORT_FIFO, sharing));
@@ -39,6 +27,5 @@ class DemoTeams implements SmartInitializingSingleton {
         teams.put("nlp", new TeamDefinition("Language", 1, Queueing.BEST_EFFORT_FIFO, sharing));
         teams.setQuotas("nlp", new QuotaDefinition(Map.of("ml.p5.48xlarge", 2, "ml.p4de.24xlarge", 2,
                 "ml.trn1.32xlarge", 4, "ml.g6.48xlarge", 4, "ml.c5.2xlarge", 8), 64, 10));
-        log.info("Seeded the demo teams 'vision' and 'nlp'");
     }
 }

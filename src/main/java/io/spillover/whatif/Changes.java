@@ -282,7 +282,7 @@ final class Changes {
         return value == null ? "none" : value.toString();
     }
 
-    /** A queue policy's settings, in the words the README uses for them. */
+    /** A queue policy's settings, in the words docs/concepts.md uses for them. */
     record Settings(Map<String, String> words) {
 
         static Settings of(QueuePolicy policy) {

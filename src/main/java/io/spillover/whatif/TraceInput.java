@@ -24,7 +24,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * An uploaded trace in the replay's CSV format (README, "What-if runs") as a replay's input on the platform's
+ * An uploaded trace in the replay's CSV format (docs/what-if.md, "The trace input") as a replay's input on the platform's
  * fleet. A trace names GPUs and run times, not instance types, so its jobs ask as the benchmark's do
  * ({@link JobChoices}): ceil(GPUs / GPUs per instance) instances of each GPU type of the fleet that runs training
  * and has instances, most accelerator memory first, the first choice drawn per job in proportion to each type's

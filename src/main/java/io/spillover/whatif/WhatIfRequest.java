@@ -13,7 +13,7 @@ public record WhatIfRequest(Input input, List<Edit> edits) {
 
     /**
      * Either {@code from} and {@code to} (the platform's history: every job submitted from {@code from} up to, not
-     * including, {@code to}) or {@code trace} (a CSV in the replay's trace format, README "What-if runs").
+     * including, {@code to}) or {@code trace} (a CSV in the replay's trace format, docs/what-if.md).
      *
      * @param traceName what to call the trace in the run's description (its file's name), null for "uploaded trace"
      */

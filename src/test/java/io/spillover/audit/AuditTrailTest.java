@@ -51,6 +51,9 @@ class AuditTrailTest extends ApiTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    io.spillover.tenancy.DemoTeams demoTeams;
+
     /** A change to make: its request (path and body made afresh, after any setup), and the record it must leave. */
     record Sample(Supplier<String> path, Supplier<Object> body, String action, Supplier<String> target) {
     }
@@ -252,6 +255,9 @@ class AuditTrailTest extends ApiTest {
         samples.put("POST /api/v1/admin/what-if", new Sample(() -> "/api/v1/admin/what-if", () -> Map.of(
                 "input", whatIfWindow(), "edits", List.of(Map.of("kind", "offering-capacity", "region", "us-east-1",
                         "instanceType", WHAT_IF_TYPE, "instances", 2))), "start what-if", () -> "what-if"));
+        samples.put("POST /api/v1/admin/demo", new Sample(this::demoToStart, () -> null, "start demo", () -> "demo"));
+        samples.put("POST /api/v1/admin/demo:stop", new Sample(() -> "/api/v1/admin/demo:stop", () -> null, "stop demo",
+                () -> "demo"));
         String user = "audited-" + team;
         samples.put("PUT /api/v1/admin/users/{username}", new Sample(() -> "/api/v1/admin/users/" + user,
                 () -> Map.of("displayName", "Audited", "password", PASSWORD), "save user", () -> "users/" + user));
@@ -265,6 +271,19 @@ class AuditTrailTest extends ApiTest {
             return "/api/v1/admin/users/" + user + "/memberships/" + team;
         }, () -> null, "remove membership", () -> "users/" + user + "/memberships/" + team));
         return samples;
+    }
+
+    /** The demo's path, once the demo teams it runs as are there and no demo runs. */
+    private String demoToStart() {
+        demoTeams.seed();
+        expect(api.post("/api/v1/admin/demo:stop", Map.of()), 200);
+        return "/api/v1/admin/demo";
+    }
+
+    /** A demo a sample started is not left running for the tests after this one. */
+    @org.junit.jupiter.api.AfterEach
+    void stopTheDemo() {
+        api.post("/api/v1/admin/demo:stop", Map.of());
     }
 
     /** A window of the platform's history in which one job ran, on a type of its own; made once. */
@@ -310,6 +329,9 @@ class AuditTrailTest extends ApiTest {
             Map<String, String> window = whatIfWindow();
             return Map.of("source", "history", "from", window.get("from"), "to", window.get("to"), capacity, "2");
         }, "start what-if", () -> "what-if"));
+        samples.put("POST /admin/demo", new Sample(() -> demoToStart().replace("/api/v1", ""), Map::of, "start demo",
+                () -> "demo"));
+        samples.put("POST /admin/demo/stop", form("/admin/demo/stop", Map.of(), "stop demo", "demo"));
         samples.put("POST /admin/fleet", form("/admin/fleet", Map.of("region", "us-east-1", "instanceType", M5,
                 "capacity", "0"), "set on-demand capacity", "fleet/us-east-1/" + M5));
         samples.put("POST /teams/{team}/profiles", form(t + "/profiles", Map.of("name", "gpu", "entries", M5 + " 1"),

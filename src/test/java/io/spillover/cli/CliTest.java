@@ -36,6 +36,9 @@ class CliTest extends ApiTest {
 
     static final String G5 = "ml.g5.12xlarge";
 
+    @org.springframework.beans.factory.annotation.Autowired
+    io.spillover.tenancy.DemoTeams demoTeams;
+
     @TempDir
     Path home;
     private String team;
@@ -151,6 +154,42 @@ class CliTest extends ApiTest {
                   runtimeSeconds: %d
                   exitCode: %d
                 """.formatted(name, runtime, exit));
+    }
+
+    /**
+     * {@code spillover demo} as a platform admin: it starts the demo and prints what it says, line by line from the
+     * demo's event stream, until the demo is over; {@code --stop} ends it (and its jobs), which ends the following
+     * command too. A team's token is refused with the API's 403.
+     */
+    @Test
+    void demoPrintsWhatTheDemoSaysUntilItIsStoppedAndOnlyForAPlatformAdmin() throws Exception {
+        demoTeams.seed();
+        capacity("ml.p5.48xlarge", 1);
+        capacity("ml.p4d.24xlarge", 4);
+        capacity("ml.p4de.24xlarge", 2);
+        capacity("ml.g6e.48xlarge", 4);
+        env.put("SPILLOVER_URL", url());
+        env.put("SPILLOVER_TOKEN", token);
+        Run refused = cli("demo");
+        env.put("SPILLOVER_TOKEN", ADMIN_TOKEN);
+        try {
+            CompletableFuture<Run> following = CompletableFuture.supplyAsync(() -> cli("demo"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> api.get("/api/v1/admin/demo").json().get("lines")
+                    .toString().contains("fell back to entry 1"));
+            Run stopped = cli("demo", "--stop");
+            Run followed = following.get(20, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(refused.exit()).isEqualTo(ExitCode.API_ERROR.code);
+            assertThat(refused.err()).contains("(HTTP 403)");
+            assertThat(stopped.exit()).isZero();
+            assertThat(stopped.out()).containsPattern("demo [0-9a-z]+: STOPPED");
+            assertThat(followed.exit()).isZero();
+            assertThat(followed.out()).contains("+0:00  The demo starts: 8 jobs", "fell back to entry 1",
+                    "Stopped by token:").containsPattern("(?m)^demo [0-9a-z]+: STOPPED$");
+            assertThat(cli("demo", "--stop", "-o", "json").json().get("status").asString()).isEqualTo("STOPPED");
+        } finally {
+            api.post("/api/v1/admin/demo:stop", Map.of());
+        }
     }
 
     @Test

@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The console in a real Chromium: sign in, submit through the preference editor, watch a pending job start
  * live, see every form's errors beside its inputs, stop a job, keep members out of admin pages, and read the
  * charts' axes, series and tooltips. Screenshots of the dashboard and a job page land in
- * {@code target/screenshots/}; the README shows them from {@code docs/screenshots/}, where they are copied by hand.
+ * {@code target/screenshots/}; the README and the guide show them from {@code docs/screenshots/}, where they are copied by hand.
  */
 class ConsoleBrowserTest extends ApiTest {
 
@@ -51,6 +51,9 @@ class ConsoleBrowserTest extends ApiTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    io.spillover.tenancy.DemoTeams demoTeams;
 
     private static Playwright playwright;
     private static Browser browser;
@@ -479,6 +482,66 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(cdf.at("/series/1/points").asInt()).isEqualTo(run.at("/result/change/waitCdf").size());
         assertThat(cdf.at("/series/0/points").asInt()).isGreaterThan(1);
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("what-if.png")).setFullPage(true));
+    }
+
+    /**
+     * The demo as a newcomer meets it on the embedded default: the demo teams and the demo fleet's capacity, a
+     * platform admin's click on the dashboard, and within half a minute, told live on the dashboard: a job that
+     * fell back, one waiting for its first choice and getting it, a queue with estimated starts, and a job whose
+     * estimate lies past its deadline giving up at it. Then Stop ends the demo and each of its jobs. Its
+     * screenshots are the README's tour.
+     */
+    @Test
+    void theDemoShowsAFallbackAWaitForTheFirstChoiceAQueueWithEstimatesAndADeadlineAndStops() {
+        demoTeams.seed();
+        capacity(P5, 1);
+        capacity(P4D, 4);
+        capacity("ml.p4de.24xlarge", 2);
+        capacity(G6E, 4);
+        expect(api.put("/api/v1/admin/users/" + member, Map.of("displayName", "Member", "platformAdmin", true)), 200);
+        var told = new LocatorAssertions.ContainsTextOptions().setTimeout(30_000);
+        try {
+            page.navigate(url("/"));
+            assertThat(page.locator("#demo")).containsText("Two minutes of a scripted workload");
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Start the demo")).click();
+
+            Locator lines = page.locator("#demo-lines");
+            assertThat(page.locator("#demo-state")).containsText("is running", told);
+            assertThat(lines).containsText("fell back to entry 1, 4 × " + P4D + " (on-demand)", told);
+            assertThat(lines).containsText("entry 0 did not fit, on-demand " + P5, told);
+            assertThat(lines).containsText("-patient waits: entry 0", told);
+            assertThat(lines).containsText("-queue-1: likely start", told);
+            assertThat(lines).containsText("past its deadline", told);
+            assertThat(page.locator("#pending tr", new Page.LocatorOptions().setHasText("-queue-3"))
+                    .locator("td.estimate")).containsText("UTC", told);
+            assertThat(lines).containsText("-patient got its first choice, 1 × " + P5, told);
+            assertThat(lines).containsText("-deadline gave up at its deadline", told);
+            // the demo's story and the queue beside what runs, as the top of the dashboard shows them
+            page.setViewportSize(1280, 1600);
+            page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("demo.png")));
+            page.setViewportSize(1280, 900);
+
+            JsonNode demo = expect(api.get("/api/v1/admin/demo"), 200).json();
+            assertThat(demo.get("status").asString()).isEqualTo("RUNNING");
+            String fallback = "demo-" + demo.get("run").asString() + "-fallback";
+            page.navigate(url("/teams/vision/jobs/" + fallback));
+            assertThat(page.locator("#selection")).hasText("entry 1: 4 × " + P4D + " in us-east-1 (on-demand)", SOON);
+            page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("demo-fallback.png"))
+                    .setFullPage(true));
+
+            page.navigate(url("/"));
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Stop the demo")).click();
+            assertThat(page.locator("#demo-state")).containsText("was stopped", told);
+            assertThat(page.locator("#demo-lines")).containsText("Stopped by " + member);
+            for (JsonNode job : expect(api.get("/api/v1/admin/demo"), 200).json().get("jobs")) {
+                String[] teamAndName = job.asString().split("/");
+                awaitStatus(teamAndName[0], teamAndName[1], "STOPPED", "COMPLETED");
+            }
+            assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Start the demo")))
+                    .isVisible();
+        } finally {
+            api.post("/api/v1/admin/demo:stop", Map.of());
+        }
     }
 
     /** The waits of a row of a what-if table, in seconds, baseline then change: mean, p50, p95, p99. */

@@ -4,12 +4,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
@@ -22,9 +29,19 @@ import tools.jackson.databind.json.JsonMapper;
  * The configuration properties the application knows, as Spring configuration metadata on the class path
  * declares them: Spring Boot's jars ship theirs, ours is generated from the {@code @ConfigurationProperties}
  * records and merged with {@code additional-spring-configuration-metadata.json} for {@code @Value} keys.
- * An environment variable that binds to none of them is a setting the application silently ignores.
+ * An environment variable that binds to none of them is a setting the application silently ignores. The
+ * configuration reference ({@code docs/configuration.md}, checked by {@code DocsTest}) lists the same properties.
  */
-final class KnownProperties {
+public final class KnownProperties {
+
+    private static final Path MAIN_CODE = Path.of("src", "main", "java");
+    static final Path APPLICATION_YML = Path.of("src", "main", "resources", "application.yml");
+
+    /** {@code ${name}} and {@code ${name:default}} placeholders; {@code bind("name")} and {@code name = "name"} of conditions. */
+    private static final List<Pattern> PROPERTY_READS = List.of(
+            Pattern.compile("\\$\\{([A-Za-z][A-Za-z0-9._-]*)"),
+            Pattern.compile("\\.bind\\(\\s*\"([a-z][a-z0-9.-]*)\""),
+            Pattern.compile("name\\s*=\\s*\"(spillover\\.[a-z0-9.-]*)\""));
 
     private static final List<String> METADATA = List.of("META-INF/spring-configuration-metadata.json",
             "META-INF/additional-spring-configuration-metadata.json");
@@ -39,7 +56,7 @@ final class KnownProperties {
         this.properties = List.copyOf(properties);
     }
 
-    static KnownProperties onClassPath() {
+    public static KnownProperties onClassPath() {
         var mapper = JsonMapper.builder().build();
         var properties = new ArrayList<Known>();
         for (String resource : METADATA) {
@@ -98,6 +115,42 @@ final class KnownProperties {
                 .filter(p -> p.key().equals(name) || p.holdsEntries() && p.key().isAncestorOf(name))
                 .map(Known::name)
                 .findFirst();
+    }
+
+    /**
+     * Every declared property whose name starts with the prefix ({@code spillover.}): the properties the code binds,
+     * from its {@code @ConfigurationProperties} records and its {@code @Value} keys.
+     */
+    public Set<String> names(String prefix) {
+        var names = new TreeSet<String>();
+        properties.stream().map(Known::name).filter(n -> n.startsWith(prefix)).forEach(names::add);
+        return names;
+    }
+
+    /**
+     * The property names the code reads by name, outside {@code @ConfigurationProperties} records: placeholders
+     * in {@code src/main/java} and {@code application.yml}, binder calls and conditions' names.
+     */
+    static Set<String> readByCode() throws IOException {
+        var read = new TreeSet<String>();
+        try (Stream<Path> sources = Files.walk(MAIN_CODE)) {
+            for (Path source : sources.filter(f -> f.toString().endsWith(".java")).toList()) {
+                read.addAll(propertyReads(Files.readString(source)));
+            }
+        }
+        read.addAll(propertyReads(Files.readString(APPLICATION_YML)));
+        return read;
+    }
+
+    private static List<String> propertyReads(String text) {
+        var names = new ArrayList<String>();
+        for (Pattern pattern : PROPERTY_READS) {
+            Matcher matcher = pattern.matcher(text);
+            while (matcher.find()) {
+                names.add(matcher.group(1));
+            }
+        }
+        return names;
     }
 
     /** The variables, in the order given, that set no property the application knows. */

@@ -119,6 +119,7 @@ class SubmissionRejectionTest extends ApiTest {
         JsonNode problem = response.json();
         assertThat(problem.get("title").asString()).isEqualTo("Invalid request");
         assertThat(fields(problem)).contains(field);
+        problem.get("errors").forEach(error -> assertThat(error.propertyNames()).containsExactly("field", "message"));
         assertThat(jobCount()).isZero();
     }
 

@@ -248,7 +248,7 @@ class SubmissionRulesTest {
         Submission submission = perEntry(JobKind.TRAINING, List.of(entry(P5, 2), entry(G6, 4)));
 
         assertThat(rules.check(submission, VISION, PLANS)).isEqualTo(rejected(
-                new Violation("instancePreferences[1].instanceCount",
+                Violation.ofLimit("instancePreferences[1].instanceCount",
                         "team quota for ml.g6.48xlarge allows 2 instances, not 4")));
     }
 
@@ -257,7 +257,7 @@ class SubmissionRulesTest {
         Submission submission = uniform(JobKind.TRAINING, 3, List.of(at(P5, null), at(G6, null)));
 
         assertThat(rules.check(submission, VISION, PLANS)).isEqualTo(rejected(
-                new Violation("instanceCount", "team quota for ml.g6.48xlarge allows 2 instances, not 3")));
+                Violation.ofLimit("instanceCount", "team quota for ml.g6.48xlarge allows 2 instances, not 3")));
     }
 
     @Test
@@ -272,7 +272,7 @@ class SubmissionRulesTest {
         Submission submission = perEntry(JobKind.TRAINING, List.of(entry(P5, 1), entry("ml.g4dn.12xlarge", 1)));
 
         assertThat(rules.check(submission, VISION, PLANS)).isEqualTo(rejected(
-                new Violation("instancePreferences[1].instanceCount",
+                Violation.ofLimit("instancePreferences[1].instanceCount",
                         "team vision has no quota for ml.g4dn.12xlarge")));
     }
 
@@ -285,7 +285,7 @@ class SubmissionRulesTest {
 
         assertThat(g6eAccelerators).isGreaterThan(cap);
         assertThat(rules.check(submission, capped, PLANS)).isEqualTo(rejected(
-                new Violation("instancePreferences[1].instanceCount",
+                Violation.ofLimit("instancePreferences[1].instanceCount",
                         "3 x ml.g6e.48xlarge is " + g6eAccelerators + " accelerators; the team's cap is " + cap)));
     }
 
@@ -368,7 +368,7 @@ class SubmissionRulesTest {
 
         assertThat(rules.check(submission, VISION, PLANS)).isEqualTo(rejected(
                 new Violation("instancePreferences[0].instanceType", "unknown instance type ml.x9.huge"),
-                new Violation("instancePreferences[1].instanceCount",
+                Violation.ofLimit("instancePreferences[1].instanceCount",
                         "team quota for ml.g6.48xlarge allows 2 instances, not 4"),
                 new Violation("maxPendingTimeInSeconds", "must be between 1 and 2419200, not 0"),
                 new Violation("maxPendingTimeInSeconds",

@@ -3,6 +3,7 @@ package io.spillover.providers.sagemaker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.spillover.support.Api;
 import io.spillover.support.ApiTest;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,6 +70,23 @@ class SageMakerProviderTest extends ApiTest {
     @BeforeEach
     void freshSageMaker() {
         SAGEMAKER.reset();
+    }
+
+    /** The demo's jobs would be real SageMaker jobs here: it is refused, even with the demo teams, and says why. */
+    @Test
+    void theDemoIsRefusedForItsJobsWouldBeRealOnes() {
+        for (String demoTeam : List.of("vision", "nlp")) {
+            expect(api.put("/api/v1/admin/teams/" + demoTeam, Map.of("displayName", demoTeam)), 201, 200);
+        }
+
+        JsonNode demo = expect(api.get("/api/v1/admin/demo"), 200).json();
+        Api.Response start = api.post("/api/v1/admin/demo", Map.of());
+
+        assertThat(demo.get("available").asBoolean()).isFalse();
+        assertThat(demo.get("unavailableBecause").asString()).contains("local provider", "sagemaker");
+        assertThat(start.status()).isEqualTo(409);
+        assertThat(start.json().get("detail").asString()).contains("the demo cannot start here", "sagemaker");
+        assertThat(expect(api.get("/api/v1/admin/demo"), 200).json().get("status").asString()).isEqualTo("IDLE");
     }
 
     @Test
