@@ -123,8 +123,10 @@ public final class QueuePass {
 
     /**
      * A running placement to stop for a waiting job: the caller signals it (SIGTERM), stops it after the
-     * {@link SharingPolicy#grace}, and requeues the job at its queue position to resume from its checkpoint (or,
-     * past the job's maximum number of preemptions, ends it).
+     * {@link SharingPolicy#grace}, and requeues the job at its queue position to resume from its checkpoint. No
+     * preemption ends a job: the caller hands a job preempted as often as its platform allows to later passes as not
+     * preemptible ({@link RunningPlacement#preemptible}, {@link PlacementRequest#preemptible}), so it is never
+     * preempted again and borrows only within the {@link SharingPolicy#borrowHorizon}.
      *
      * @param reason in words, for the preempted job's history and the audit
      */

@@ -54,7 +54,8 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
      *                                  over its list, rounded up to the hour
      * @param checkpointIntervalSeconds work between two checkpoints of a preemptible job (1800)
      * @param restartOverheadSeconds    what a resumed attempt spends before it works again (300)
-     * @param maxPreemptions            preemptions after which a job is not requeued (3)
+     * @param maxPreemptions            preemptions after which a job is no longer preemptible (3): requeued as ever,
+     *                                  it borrows only within the horizon, as the service has it
      */
     public record Sharing(String strategy, Integer borrowLimitPercent, Long borrowHorizonSeconds,
                           Long preemptExemptSeconds, Long graceSeconds, Long cycleSeconds, String whenCanBorrow,

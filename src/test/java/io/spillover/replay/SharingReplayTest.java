@@ -67,4 +67,46 @@ class SharingReplayTest {
                 "a2:10000:" + P5 + ":on-demand", "b1:3000:" + P5 + ":on-demand");
         assertThat(run.reclaims()).isEqualTo(PolicyRun.Reclaims.NONE);
     }
+
+    @Test
+    void aJobPreemptedAsOftenAsItMayIsNoLongerPreemptibleItBorrowsOnlyWithinTheHorizonAndRunsToItsEnd() {
+        // a2 declares a maximum run time of 2 h (twice its 3,000 s, rounded up to the hour): within the horizon
+        var jobs = List.of(
+                Fixtures.listed("a1", "a", 0, 0, 20_000, Fixtures.onDemand(P5, 2)),
+                Fixtures.listed("a2", "a", 10, 0, 3_000, Fixtures.onDemand(P5, 2)),
+                Fixtures.listed("b1", "b", 1_000, 0, 100, Fixtures.onDemand(P5, 2)),
+                Fixtures.listed("b2", "b", 2_000, 0, 100, Fixtures.onDemand(P5, 2)));
+        Lending once = new Lending(SharingPolicy.DEFAULT, SharingStrategy.LEND_AND_BORROW, BorrowLimit.UNLIMITED, 0,
+                0L, true, 1800, 300, 1, 1);
+
+        PolicyRun run = new QueueReplay(FLEET, false).run(
+                new Policy.Queued("spillover", "shares", QueuePolicy.DEFAULT, Policy.Knowledge.HISTORY, once), jobs);
+
+        // b1 reclaims a2's borrowed instances (stopped at 1,120); a2, preempted once of once, borrows again when b1
+        // ends (its 2 h maximum run time is within the horizon), no longer preemptible: b2's reclaim passes it over
+        // and stops a1, team a's other placement, which may still be preempted; a2 runs to its end
+        JobRun a1 = run.runs().stream().filter(r -> r.job().id().equals("a1")).findFirst().orElseThrow();
+        JobRun a2 = run.runs().stream().filter(r -> r.job().id().equals("a2")).findFirst().orElseThrow();
+        JobRun b2 = run.runs().stream().filter(r -> r.job().id().equals("b2")).findFirst().orElseThrow();
+        assertThat(a2.preempted()).hasSize(1);
+        assertThat(a2.preempted().get(0).endSeconds()).isEqualTo(1_120);
+        assertThat(a2.startSeconds()).isEqualTo(1_220);
+        assertThat(a2.borrowed()).isTrue();
+        assertThat(a2.endSeconds()).isEqualTo(1_220 + 300 + 3_000);
+        assertThat(a1.preempted()).hasSize(1);
+        assertThat(a1.preempted().get(0).endSeconds()).isEqualTo(2_120);
+        assertThat(b2.startSeconds()).isEqualTo(2_120);
+        assertThat(run.runs()).hasSize(4);
+        assertThat(run.reclaims().preemptions()).isEqualTo(2);
+
+        // allowed three preemptions, a2 (borrowed, so first in Kueue's order) is preempted again for b2
+        PolicyRun thrice = new QueueReplay(FLEET, false).run(new Policy.Queued("spillover", "shares",
+                QueuePolicy.DEFAULT, Policy.Knowledge.HISTORY, new Lending(SharingPolicy.DEFAULT,
+                SharingStrategy.LEND_AND_BORROW, BorrowLimit.UNLIMITED, 0, 0L, true, 1800, 300, 3, 1)), jobs);
+        JobRun a2Thrice = thrice.runs().stream().filter(r -> r.job().id().equals("a2")).findFirst().orElseThrow();
+        JobRun a1Thrice = thrice.runs().stream().filter(r -> r.job().id().equals("a1")).findFirst().orElseThrow();
+        assertThat(a2Thrice.preempted()).hasSize(2);
+        assertThat(a1Thrice.preempted()).isEmpty();
+        assertThat(thrice.runs()).hasSize(4);
+    }
 }
