@@ -377,7 +377,9 @@ final class Tables {
     private static void estimates(StringBuilder md, ServiceBench.Result r) {
         md.append("\nEstimated starts beside placement, in the same run: at each queue length a chain with the")
                 .append(" estimator stopped, then (restarted, its first full estimation done) the chain above; then")
-                .append(" releases of an offering a line of jobs waits on, each moving the rest about an hour earlier;")
+                .append(" releases of an offering a line of jobs waits on, each moving the rest about an hour earlier (counted")
+                .append(" once every job of the line is estimated anew from a reading after the release, its p50 at least")
+                .append(" 30 min earlier, or past its deadline: such a job gives up rather than starts);")
                 .append(" then two bursts of jobs onto the longest queue, each followed at once by a chain, the")
                 .append(" estimator off for the first and on for the second. The estimator's busy share is its")
                 .append(" estimations' wall time (the database's work for them included) over the chain's; its CPU")
@@ -397,7 +399,10 @@ final class Tables {
                     .append(estimations(load)).append(" | ").append(fixed(level.refresh().ms().p50(), 0))
                     .append(" / ").append(fixed(level.refresh().ms().p99(), 0)).append(" / ")
                     .append(fixed(level.refresh().ms().max(), 0)).append(" ms over ")
-                    .append(level.refresh().releases()).append(" |\n");
+                    .append(level.refresh().releases())
+                    .append(level.refresh().timedOut() == 0 ? "" : ", " + level.refresh().timedOut()
+                            + " not within " + EstimatesParts.GIVE_UP.toSeconds() + " s")
+                    .append(" |\n");
         }
         EstimatesParts.Bursts bursts = r.bursts();
         for (EstimatesParts.Burst burst : List.of(bursts.off(), bursts.on())) {
