@@ -65,13 +65,16 @@ final class ReplayBench {
     /** Every job's run, one line each, for whoever wants to look further than the tables. */
     private static void writeRuns(Path file, PolicyRun run) {
         var lines = new ArrayList<String>(run.runs().size() + 1);
-        lines.add("job_id,team,submit_s,gpus,choice,instance_type,instance_count,source,start_s,end_s,wait_s");
+        lines.add("job_id,team,submit_s,gpus,choice,instance_type,instance_count,source,start_s,end_s,wait_s,"
+                + "first_start_s,preemptions,borrowed");
         for (JobRun r : run.runs()) {
             ReplayJob job = r.job();
             lines.add(String.join(",", job.id(), job.team(), Long.toString(job.submitSeconds()),
                     Integer.toString(job.accelerators()), Integer.toString(r.choice()), r.entry().instanceType(),
                     Integer.toString(r.entry().instanceCount()), r.entry().offering().source(),
-                    Long.toString(r.startSeconds()), Long.toString(r.endSeconds()), Long.toString(r.waitSeconds())));
+                    Long.toString(r.startSeconds()), Long.toString(r.endSeconds()), Long.toString(r.waitSeconds()),
+                    Long.toString(r.firstStartSeconds()), Integer.toString(r.preempted().size()),
+                    Boolean.toString(r.borrowed())));
         }
         try {
             Files.createDirectories(file.getParent());

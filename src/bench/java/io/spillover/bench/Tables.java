@@ -189,10 +189,10 @@ final class Tables {
         for (PolicyReport p : shared) {
             var s = p.sharing();
             var delay = s.reclaimDelay();
-            md.append("| ").append(p.policy()).append(" | ").append(number(s.borrowedStarts())).append(" | ")
-                    .append(number(s.preemptions())).append(" (").append(number(s.preemptedJobs())).append(") | ")
+            md.append("| ").append(p.policy()).append(" | ").append(count(s.borrowedStarts())).append(" | ")
+                    .append(count(s.preemptions())).append(" (").append(count(s.preemptedJobs())).append(") | ")
                     .append(String.format(Locale.ROOT, "%,.0f / %,.0f (%.3f%%)", s.gpuHoursLost(), s.gpuHoursRun(),
-                            100 * s.lostShare())).append(" | ").append(number(s.claims())).append(" | ")
+                            100 * s.lostShare())).append(" | ").append(count(s.claims())).append(" | ")
                     .append(duration(delay.p50())).append(" | ").append(duration(delay.p99())).append(" | ")
                     .append(duration(delay.max())).append(" |\n");
         }
@@ -494,6 +494,10 @@ final class Tables {
 
     private static String percent(double share) {
         return String.format(Locale.ROOT, "%.1f%%", 100 * share);
+    }
+
+    private static String count(long value) {
+        return String.format(Locale.ROOT, "%,d", value);
     }
 
     private static String number(double value) {

@@ -123,8 +123,10 @@ public final class QueuePass {
 
     /**
      * A running placement to stop for a waiting job: the caller signals it (SIGTERM), stops it after the
-     * {@link SharingPolicy#grace}, and requeues the job at its queue position to resume from its checkpoint (or,
-     * past the job's maximum number of preemptions, ends it).
+     * {@link SharingPolicy#grace}, and requeues the job at its queue position to resume from its checkpoint. No
+     * preemption ends a job: the caller hands a job preempted as often as its platform allows to later passes as not
+     * preemptible ({@link RunningPlacement#preemptible}, {@link PlacementRequest#preemptible}), so it is never
+     * preempted again and borrows only within the {@link SharingPolicy#borrowHorizon}.
      *
      * @param reason in words, for the preempted job's history and the audit
      */
@@ -323,8 +325,9 @@ public final class QueuePass {
 
         /**
          * Before the rounds: the jobs that claimed instances in the caller's previous pass, in queue order, take the
-         * entry they claimed if it fits within their guarantee now, or claim again (step 5) before any other job
-         * may take what is free: what came back for them is theirs, and what is on its way back stays promised.
+         * entry they claimed if it fits within their guarantee now; one whose claim was all free or on its way back
+         * (no borrower left to end by itself) claims again before any other job may take what is free: what came
+         * back for it is its.
          */
         private void startClaimants() {
             for (QueuedRequest<I> job : sorted) {
@@ -342,9 +345,12 @@ public final class QueuePass {
                     IntFunction<String> onlyClaimed = i -> i == entry ? null : "waits for entry " + entry
                             + ", which it claimed";
                     book(job, placement.decide(job.request(), capacity, now, onlyClaimed), entry);
-                } else {
+                } else if (claim.awaited() == 0) {
+                    // everything it needs was free or on its way back: keep it so
                     reclaims.claim(job, patience);
                 }
+                // a claim that waited for borrowers to end holds free instances against borrowers only (step 5):
+                // jobs within their guarantee may use them meanwhile, rather than leave them idle for hours
             }
         }
 

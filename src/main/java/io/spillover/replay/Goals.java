@@ -72,7 +72,7 @@ public record Goals(String goal, double achieved, double target, boolean atMost)
                 "teams whose mean wait exceeds theirs with hard quotas by more than max(5 %, 2 min)",
                 worseOff(p, hard).size(), 0, true)));
         if (lending.enabled()) {
-            goals.add(new Goals("lender's reclaim delay p99, in seconds, within the borrow horizon",
+            goals.add(new Goals("lender's reclaim delay p99, within the borrow horizon",
                     p.sharing().reclaimDelay().p99(), lending.policy().borrowHorizon().toSeconds(), true));
             goals.add(new Goals("GPU-hours lost to preemption ÷ GPU-hours run", p.sharing().lostShare(), 0.02, true));
         }

@@ -54,7 +54,8 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
      *                                  over its list, rounded up to the hour
      * @param checkpointIntervalSeconds work between two checkpoints of a preemptible job (1800)
      * @param restartOverheadSeconds    what a resumed attempt spends before it works again (300)
-     * @param maxPreemptions            preemptions after which a job is not requeued (3)
+     * @param maxPreemptions            preemptions after which a job is no longer preemptible (3): requeued as ever,
+     *                                  it borrows only within the horizon, as the service has it
      */
     public record Sharing(String strategy, Integer borrowLimitPercent, Long borrowHorizonSeconds,
                           Long preemptExemptSeconds, Long graceSeconds, Long cycleSeconds, String whenCanBorrow,
@@ -231,8 +232,6 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                         + " user is modelled to (see the fleet's maxRuntimeHint)", d, Policy.Knowledge.HINTS, lent),
                 new Policy.Queued("oracle", "the default ranking by each job's true run, which no service knows: the"
                         + " bound of what ranking by expected run can reach", d, Policy.Knowledge.ORACLE, lent)));
-        all.add(new Policy.Queued("patience-by-run-05", "x", d.withPatienceShare(0.005), Policy.Knowledge.HISTORY, lent));
-        all.add(new Policy.Queued("patience-by-run-10", "x", d.withPatienceShare(0.01), Policy.Knowledge.HISTORY, lent));
         all.addAll(polling);
         all.add(new Policy.Uncapped("queue-no-quotas", new Policy.Queued("no-sharing", "the default queue policy", d,
                 Policy.Knowledge.HISTORY, hard)));

@@ -43,7 +43,7 @@ class SharingPropertyTest {
     static final OfferingKey G6E_EAST = OfferingKey.onDemand("us-east-1", G6E);
     static final List<String> TEAMS = List.of("vision", "nlp", "speech", "ads");
     static final long CYCLE = 60;
-    static final int SEEDS = 25;
+    static final int SEEDS = 12;
 
     static final SharingPolicy POLICY = SharingPolicy.DEFAULT.withCycle(Duration.ofSeconds(CYCLE));
 

@@ -55,7 +55,7 @@ class GoalsTest {
                         // a waits 100 s more (within 2 min), c 40 s more (within 5 %); b 1,000 s more
                         tuple("teams whose mean wait exceeds theirs with hard quotas by more than max(5 %, 2 min)",
                                 1.0, false),
-                        tuple("lender's reclaim delay p99, in seconds, within the borrow horizon", 600.0, true),
+                        tuple("lender's reclaim delay p99, within the borrow horizon", 600.0, true),
                         tuple("GPU-hours lost to preemption ÷ GPU-hours run", 0.015, true));
         assertThat(Goals.worseOff(shared, hard)).containsExactly("b");
     }
