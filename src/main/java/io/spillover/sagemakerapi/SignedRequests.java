@@ -141,7 +141,7 @@ final class SignedRequests extends OncePerRequestFilter {
     }
 
     /** The request with its body read once, for the signature, and read again by the endpoint. */
-    private static final class CachedBody extends HttpServletRequestWrapper {
+    static final class CachedBody extends HttpServletRequestWrapper {
 
         private final byte[] body;
 
@@ -164,9 +164,17 @@ final class SignedRequests extends OncePerRequestFilter {
                     return true;
                 }
 
+                /** The whole body is in memory: it is available at once, and then all read. */
                 @Override
                 public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("the body was read already");
+                    try {
+                        if (!isFinished()) {
+                            listener.onDataAvailable();
+                        }
+                        listener.onAllDataRead();
+                    } catch (IOException | RuntimeException e) {
+                        listener.onError(e);
+                    }
                 }
 
                 @Override
