@@ -37,12 +37,12 @@ import java.util.stream.Collectors;
  *       guarantee for an entry, <em>claims</em> that entry's offering when its free instances and those that
  *       borrowers hold there ({@link Capacity#reclaimable}) would make the entry fit: the free ones are held for it,
  *       and when borrowers' instances are needed too, the pass decides which running placements to preempt, as
- *       Kueue reclaims within a cohort: only placements of teams above their guarantee, of preemptible jobs past the
- *       minimum run ({@link SharingPolicy#preemptExempt}); borrowed placements first, then the lowest priority, then
- *       the most recently started (the least work lost); never more than the claiming job needs, and none while
- *       instances already being stopped cover it. If preemptible placements past their minimum run cannot cover the
- *       need now, none is preempted: the job waits for bounded borrowers to end (within the borrow horizon) and is
- *       evaluated again when the next placement's minimum run ends ({@link Outcome#revisitAt}). A claim holds
+ *       Kueue reclaims within a cohort: only placements of teams above their guarantee, of preemptible jobs; those
+ *       past their minimum run ({@link SharingPolicy#preemptExempt}) before those within it, and within each, borrowed
+ *       placements first, then the lowest priority, then the most recently started (the least work lost); never more
+ *       than the claiming job needs, and none while instances already being stopped cover it. If preemptible
+ *       placements cannot cover the need now, none is preempted: the job waits for bounded borrowers to end (within
+ *       the borrow horizon), and the pass after that preempts what is left to free. A claim holds
  *       instances in this pass only; the caller includes the claiming jobs ({@link Result#claims}) in every later
  *       pass, as it does holders, so that the hold stands until they start. A job claims one entry (its first that
  *       could fit so); with {@link SharingPolicy.WhenCanBorrow#BORROW} a job that could borrow an earlier entry
@@ -63,7 +63,7 @@ import java.util.stream.Collectors;
  * within their own guarantees: where admins give out more guarantees than the fleet has, a team below its guarantee
  * may still wait for other teams' jobs within theirs. For capacity that borrowers hold, a job that fits within its
  * team's guarantee waits at most the borrow horizon (a bounded borrower ends by then) or
- * {@link SharingPolicy#reclaimBound} (a preemptible borrower is stopped after its minimum run and grace), since no
+ * {@link SharingPolicy#reclaimBound} (a preemptible borrower is stopped at once, with its grace), since no
  * one borrows what it claims meanwhile. A preempted job is requeued by the caller at its queue position; it cannot
  * take back what was reclaimed from it, because it borrows only in the borrowing rounds, after every job within its
  * guarantee and every claim.
@@ -100,8 +100,8 @@ public final class QueuePass {
     /**
      * One job's decision in the pass.
      *
-     * @param revisitAt when a closed entry of a waiting job opens, or a placement it waits to reclaim from passes its
-     *                  minimum run, so that it is worth evaluating again even if no capacity frees; null when none will
+     * @param revisitAt when a closed entry of a waiting job opens, so that it is worth evaluating again even if no
+     *                  capacity frees; null when none will
      */
     public record Outcome<I extends Comparable<I>>(QueuedRequest<I> job, Decision decision, Instant revisitAt) {
     }
@@ -116,7 +116,7 @@ public final class QueuePass {
      * @param reclaiming instances on their way back: placements stopping since an earlier pass, and those this pass
      *                   preempts ({@link Result#preemptions})
      * @param awaited    instances that borrowers hold and that no preemption takes back yet: bounded borrowers that
-     *                   end by themselves, preemptible ones still within their minimum run
+     *                   end by themselves, and preemptible ones stopped once those have ended
      */
     public record Claim(int entry, OfferingKey offering, int instances, int held, int reclaiming, int awaited) {
     }
@@ -483,7 +483,7 @@ public final class QueuePass {
         }
 
         private Outcome<I> waiting(QueuedRequest<I> job) {
-            Instant revisit = earlier(revisitAt(job, capacity, now), reclaims.revisitAt(job));
+            Instant revisit = revisitAt(job, capacity, now);
             if (!worded) {
                 return new Outcome<>(job, new Decision(Decision.Outcome.NOTHING_FITS, List.of()), revisit);
             }
@@ -718,10 +718,6 @@ public final class QueuePass {
 
     /** Who took an offering first in a pass, and as which of its entries. */
     private record Taken<J>(J job, String team, int index) {
-    }
-
-    private static Instant earlier(Instant a, Instant b) {
-        return a == null ? b : b == null || a.isBefore(b) ? a : b;
     }
 
     private static int minimumCount(QueuedRequest<?> job) {

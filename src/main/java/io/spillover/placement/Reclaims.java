@@ -33,7 +33,7 @@ final class Reclaims<I extends Comparable<I>> {
 
     /** One job's claim, with the placements it waits for, in words. */
     record Claimed(QueuePass.Claim claim, List<RunningPlacement> stopping, List<RunningPlacement> preempted,
-                   List<RunningPlacement> awaited, Instant revisitAt) {
+                   List<RunningPlacement> awaited) {
     }
 
     private final Placement placement;
@@ -70,16 +70,10 @@ final class Reclaims<I extends Comparable<I>> {
         return preemptions;
     }
 
-    /** When a claiming job is worth evaluating again: the next minimum run it waits for ends; null for none. */
-    Instant revisitAt(QueuedRequest<I> job) {
-        Claimed claimed = claims.get(job);
-        return claimed == null ? null : claimed.revisitAt();
-    }
-
     /**
      * Lets the job claim its first entry that fits within its team's guarantee once the instances borrowers hold
-     * there come back; holds the free ones for it and preempts what it needs besides, if preemptible placements past
-     * their minimum run cover it. No claim when an entry fits within the guarantee now (the job prefers to borrow an
+     * there come back; holds the free ones for it and preempts what it needs besides, if preemptible placements cover
+     * it. No claim when an entry fits within the guarantee now (the job prefers to borrow an
      * earlier one), when none could fit so, or (whenCanBorrow BORROW) when an earlier entry can be borrowed.
      */
     void claim(QueuedRequest<I> job, IntFunction<String> patience) {
@@ -128,7 +122,6 @@ final class Reclaims<I extends Comparable<I>> {
         }
         List<RunningPlacement> victims = victims(key, needed);
         List<RunningPlacement> awaited = List.of();
-        Instant revisit = null;
         if (victims != null) {
             victims.forEach(this::promise);
             for (RunningPlacement victim : victims) {
@@ -138,15 +131,9 @@ final class Reclaims<I extends Comparable<I>> {
         } else {
             victims = List.of();
             awaited = awaited(key, needed);
-            for (RunningPlacement placement : awaited) {
-                Instant exempt = placement.exemptUntil(sharing);
-                if (placement.preemptible() && exempt.isAfter(now) && (revisit == null || exempt.isBefore(revisit))) {
-                    revisit = exempt;
-                }
-            }
         }
         claims.put(job, new Claimed(new QueuePass.Claim(claimed, key, entry.instanceCount(), held,
-                sum(stopping) + sum(victims), sum(awaited)), stopping, victims, awaited, revisit));
+                sum(stopping) + sum(victims), sum(awaited)), stopping, victims, awaited));
     }
 
     /** Whether the entry fits within the team's guarantee and caps, on an offering that could hold it. */
@@ -213,9 +200,10 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     /**
-     * The fewest preemptible placements past their minimum run, in Kueue's order, that free {@code needed}
-     * instances, each taken only while its team is still above its guarantee; an empty list when nothing is needed;
-     * null when they cannot cover it.
+     * The fewest preemptible placements that free {@code needed} instances, each taken only while its team is still
+     * above its guarantee: those past their minimum run first, then those within it (the lender does not wait for a
+     * minimum run), each group in Kueue's order; an empty list when nothing is needed; null when they cannot cover
+     * it.
      */
     private List<RunningPlacement> victims(OfferingKey key, int needed) {
         if (needed <= 0) {
@@ -224,12 +212,16 @@ final class Reclaims<I extends Comparable<I>> {
         var chosen = new ArrayList<RunningPlacement>();
         var taken = new HashMap<String, Integer>();
         int freed = 0;
+        var preemptible = new ArrayList<RunningPlacement>();
         for (RunningPlacement placement : candidates(key)) {
+            if (!placement.stopping() && placement.preemptible()) {
+                preemptible.add(placement);
+            }
+        }
+        preemptible.sort(Comparator.comparing((RunningPlacement p) -> p.exemptUntil(sharing).isAfter(now)));
+        for (RunningPlacement placement : preemptible) {
             if (freed >= needed) {
                 break;
-            }
-            if (placement.stopping() || !placement.preemptible() || placement.exemptUntil(sharing).isAfter(now)) {
-                continue;
             }
             int left = excessLeft(placement.team(), key.instanceType()) - taken.getOrDefault(placement.team(), 0);
             if (left > 0) {
@@ -251,9 +243,9 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     /**
-     * What a claim that cannot preempt enough now counts on, soonest back first: bounded borrowers by when their
-     * maximum run time ends, preemptible placements by when their minimum run ends. Promised, so that no later claim
-     * of the pass counts on the same instances.
+     * What a claim that cannot preempt enough now counts on, soonest back first: preemptible placements (stopped once
+     * the rest comes back too), then bounded borrowers by when their maximum run time ends. Promised, so that no later
+     * claim of the pass counts on the same instances.
      */
     private List<RunningPlacement> awaited(OfferingKey key, int needed) {
         var candidates = candidates(key).stream().filter(p -> !p.stopping())
@@ -275,11 +267,10 @@ final class Reclaims<I extends Comparable<I>> {
         return awaited;
     }
 
-    /** When a placement's instances can come back at the latest: its minimum run's end, or its maximum run's. */
+    /** When a placement's instances can come back at the latest: now if preemptible, else its maximum run's end. */
     private Instant backBy(RunningPlacement placement) {
         if (placement.preemptible()) {
-            Instant exempt = placement.exemptUntil(sharing);
-            return exempt.isAfter(now) ? exempt : now;
+            return now;
         }
         return placement.maxRuntime() == null ? Instant.MAX : placement.startedAt().plus(placement.maxRuntime());
     }
@@ -348,8 +339,8 @@ final class Reclaims<I extends Comparable<I>> {
         for (RunningPlacement placement : claimed.awaited()) {
             parts.add("waiting for " + placement.instances() + " from job " + placement.job() + " of team "
                     + placement.team() + (placement.preemptible()
-                    ? ", which may be preempted from " + Placement.TIME.format(backBy(placement))
-                            + " (after its minimum run of " + QueuePass.words(sharing.preemptExempt()) + ")"
+                    ? ", which is preemptible and is stopped once borrowers bounded by their maximum run time have"
+                            + " given back the rest"
                     : ", which borrowed them and ends by " + Placement.TIME.format(backBy(placement))));
         }
         return entry.offering().describe() + " is within team " + team.team() + "'s quota for " + type + " ("

@@ -13,8 +13,9 @@ import java.util.Objects;
  * @param offering     where it runs
  * @param instances    how many instances it holds there
  * @param priority     the job's priority: a reclaim preempts the lowest first
- * @param startedAt    when this attempt started: a reclaim preempts the most recently started first (least work lost),
- *                     and never before {@link SharingPolicy#preemptExempt} has passed since
+ * @param startedAt    when this attempt started: a reclaim preempts placements past their minimum run
+ *                     ({@link SharingPolicy#preemptExempt}) before those within it, and the most recently started first
+ *                     (least work lost)
  * @param borrowed     whether it was placed beyond its team's guarantee (its {@link Decision#borrowed()})
  * @param preemptible  whether it may be stopped and resumed from a checkpoint: it opted in and has one
  * @param maxRuntime   its maximum run time, null for none: a bounded borrower ends by {@code startedAt + maxRuntime}
@@ -48,7 +49,7 @@ public record RunningPlacement(String job, String team, OfferingKey offering, in
         return preemptedAt != null;
     }
 
-    /** When it may first be preempted: its start plus the platform's minimum run. */
+    /** When its minimum run ends: before then a reclaim stops it only when nothing else covers the lender's need. */
     public Instant exemptUntil(SharingPolicy policy) {
         return startedAt.plus(policy.preemptExempt());
     }

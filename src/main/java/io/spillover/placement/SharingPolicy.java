@@ -15,8 +15,10 @@ import java.util.Objects;
  *
  * @param enabled       false: guarantees are hard limits, nothing is lent or borrowed whatever the teams' strategies
  * @param borrowHorizon the longest maximum run time of a job that borrows without being preemptible
- * @param preemptExempt the minimum run of a preemptible job before a reclaim may stop it (Slurm's
- *                      {@code PreemptExemptTime}): no job loses its first minutes to a reclaim, and no job flaps
+ * @param preemptExempt the minimum run a reclaim lets a preemptible job have when it can (Slurm's
+ *                      {@code PreemptExemptTime}): a reclaim stops placements past it before placements within it,
+ *                      and stops one within it only when nothing else covers the lender's need, since the lender's
+ *                      bound does not wait for it
  * @param grace         how long a preempted job has between the stop signal (SIGTERM) and being stopped, to write its
  *                      checkpoint; SageMaker's {@code StopTrainingJob} allows 120 s. The service applies it; the pass
  *                      only counts it into the bound
@@ -67,10 +69,10 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
 
     /**
      * The longest a lender's job, fitting within its team's guarantee, waits for a preemptible borrower's instances:
-     * the rest of the borrower's minimum run, its grace and one cycle.
+     * its grace and one cycle. A borrower's minimum run does not delay a reclaim; it only orders the victims.
      */
     public Duration reclaimBound() {
-        return preemptExempt.plus(grace).plus(cycle);
+        return grace.plus(cycle);
     }
 
     /** Whether a job with this maximum run time and checkpoint may borrow at all: its loan has a bound. */

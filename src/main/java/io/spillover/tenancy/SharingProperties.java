@@ -14,7 +14,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param borrowHorizon   a job whose maximum run time is at most this may borrow without opting in to preemption
  * @param preemptionGrace how long a preempted job has between SIGTERM and being killed (local provider); SageMaker's
  *                        StopTrainingJob allows its own 120 s
- * @param preemptExempt   no job is preempted before it has run this long (Slurm's {@code PreemptExemptTime})
+ * @param preemptExempt   a reclaim stops jobs that have run at least this long before those that have not (Slurm's
+ *                        {@code PreemptExemptTime}, as a preference: a lender does not wait for it)
  * @param whenCanBorrow   whether an earlier entry a job could borrow beats a later one within its guarantee
  *                        ({@code BORROW}) or not ({@code TRY_NEXT_ENTRY})
  * @param maxPreemptions  how often one job may be preempted; then it is no longer preemptible, and borrows only

@@ -163,7 +163,7 @@ class SharingTest {
     }
 
     @Test
-    void aReclaimWaitsForTheBorrowersMinimumRunAndSaysWhenItEnds() {
+    void aReclaimDoesNotWaitForABorrowersMinimumRunWhenNothingElseCoversTheLendersNeed() {
         Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 2, 4)).team(lender("nlp", 4, 0))
                 .running(placed("own", "vision", 2, false, false, -7200))
                 .running(placed("young", "vision", 2, true, true, -240)) // 4 of its 10 min
@@ -172,11 +172,23 @@ class SharingTest {
 
         var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
 
-        assertThat(result.preemptions()).isEmpty();
-        assertThat(result.outcomes().get(0).revisitAt()).isEqualTo(NOW.plusSeconds(360));
-        assertThat(result.outcomes().get(0).decision().entries().get(0).reason()).isEqualTo(P4D_FREE_8
-                + " is within team nlp's quota for ml.p4d.24xlarge (0 of 4 in use, 2 needed): waiting for 2 from job"
-                + " young of team vision, which may be preempted from 10:06:00 UTC (after its minimum run of 10 min)");
+        assertThat(result.preemptions()).extracting(p -> p.victim().job()).containsExactly("young");
+        assertThat(result.outcomes().get(0).revisitAt()).isNull();
+        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0));
+    }
+
+    @Test
+    void aReclaimStopsABorrowerPastItsMinimumRunBeforeOneWithinIt() {
+        // the younger borrower would go first in Kueue's order (most recently started); the minimum run spares it
+        Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 0, 4)).team(lender("nlp", 4, 0))
+                .running(placed("young", "vision", 2, true, true, -240))
+                .running(placed("older", "vision", 2, true, true, -1800))
+                .capacity();
+        var job = queued("train-7", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(result.preemptions()).extracting(p -> p.victim().job()).containsExactly("older");
     }
 
     @Test
@@ -220,7 +232,7 @@ class SharingTest {
 
     @Test
     void aBorrowerCannotTakeFreeInstancesALendersJobClaims() {
-        // nlp needs 4: 2 are free, 2 come back from a borrower within its minimum run; cv would borrow the 2 free
+        // nlp needs 4: 2 are free, 2 come back from a borrower it preempts; cv would borrow the 2 free
         Capacity capacity = fleet(4, 0).p4dInUse(2).team(lender("vision", 0, 2)).team(lender("nlp", 4, 0))
                 .team(lender("cv", 0, 0))
                 .running(placed("young", "vision", 2, true, true, -60))
