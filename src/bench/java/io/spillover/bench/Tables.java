@@ -183,9 +183,11 @@ final class Tables {
                 + " (and the jobs preempted), GPU-hours"
                 + " of work lost to preemption (runs since the last checkpoint and restarts) over all GPU-hours run, and"
                 + " the lender's reclaim delay: for each job that claimed instances borrowers held (it fitted within its"
-                + " team's quota once they came back), from its first claim to its start:\n\n| policy | borrowed starts"
-                + " | preemptions (jobs) | GPU-hours lost / run | lenders' jobs that claimed | reclaim delay p50 | p99"
-                + " | max |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                + " team's quota once they came back), from its first claim to its start; and the same over the jobs"
+                + " whose claims waited for preemptible borrowers only, never for a bounded one to end:\n\n| policy"
+                + " | borrowed starts | preemptions (jobs) | GPU-hours lost / run | lenders' jobs that claimed"
+                + " | reclaim delay p50 | p99 | max | preemptible borrowers only: p99 | max |"
+                + "\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (PolicyReport p : shared) {
             var s = p.sharing();
             var delay = s.reclaimDelay();
@@ -194,7 +196,8 @@ final class Tables {
                     .append(String.format(Locale.ROOT, "%,.0f / %,.0f (%.3f%%)", s.gpuHoursLost(), s.gpuHoursRun(),
                             100 * s.lostShare())).append(" | ").append(count(s.claims())).append(" | ")
                     .append(duration(delay.p50())).append(" | ").append(duration(delay.p99())).append(" | ")
-                    .append(duration(delay.max())).append(" |\n");
+                    .append(duration(delay.max())).append(" | ").append(duration(s.preemptibleDelay().p99()))
+                    .append(" | ").append(duration(s.preemptibleDelay().max())).append(" |\n");
         }
         var freeForAll = r.policies().stream().filter(p -> p.policy().startsWith("polling-")
                 && p.policy().endsWith(Goals.FREE_FOR_ALL)).toList();

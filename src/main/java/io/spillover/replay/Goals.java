@@ -74,6 +74,8 @@ public record Goals(String goal, double achieved, double target, boolean atMost)
         if (lending.enabled()) {
             goals.add(new Goals("lender's reclaim delay p99, within the borrow horizon",
                     p.sharing().reclaimDelay().p99(), lending.policy().borrowHorizon().toSeconds(), true));
+            goals.add(new Goals("lender's reclaim delay p99 for preemptible borrowers, within the grace and a cycle",
+                    p.sharing().preemptibleDelay().p99(), lending.policy().reclaimBound().toSeconds(), true));
             goals.add(new Goals("GPU-hours lost to preemption ÷ GPU-hours run", p.sharing().lostShare(), 0.02, true));
         }
         goals.add(new Goals("plan utilization while a job listing the plan waits", p.planUtilizationWhileWaiting(),

@@ -56,11 +56,15 @@ public record PolicyReport(String policy, String description, int jobs, int star
      * @param claims          jobs that claimed instances borrowers held (they fitted within their team's guarantee once
      *                        those came back) and started
      * @param reclaimDelay    over those jobs, from the first claim to the start
+     * @param preemptibleDelay the same over the jobs whose claims waited for preemptible borrowers only, never for a
+     *                        bounded one to end
      */
     public record Sharing(long borrowedStarts, long preemptions, long preemptedJobs,
-                          double gpuHoursRun, double gpuHoursLost, long claims, Distribution reclaimDelay) {
+                          double gpuHoursRun, double gpuHoursLost, long claims, Distribution reclaimDelay,
+                          Distribution preemptibleDelay) {
 
-        public static final Sharing NONE = new Sharing(0, 0, 0, 0, 0, 0, Distribution.of(new long[0]));
+        public static final Sharing NONE = new Sharing(0, 0, 0, 0, 0, 0, Distribution.of(new long[0]),
+                Distribution.of(new long[0]));
 
         /** GPU-hours lost over GPU-hours run. */
         public double lostShare() {
@@ -171,7 +175,8 @@ public record PolicyReport(String policy, String description, int jobs, int star
                         runs.stream().filter(r -> !r.preempted().isEmpty()).count(),
                         gpuSecondsRun / 3600, gpuSecondsLost / 3600,
                         run.reclaims().reclaimDelaySeconds().size(), Distribution.of(run.reclaims().reclaimDelaySeconds().stream().mapToLong(Long::longValue)
-                                .toArray())));
+                                .toArray()), Distribution.of(run.reclaims().preemptibleDelaySeconds().stream()
+                                .mapToLong(Long::longValue).toArray())));
     }
 
     /** One attempt of a run, where and when it held instances. */

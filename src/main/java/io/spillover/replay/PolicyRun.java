@@ -22,13 +22,17 @@ public record PolicyRun(Policy policy, List<JobRun> runs, List<ReplayJob> neverS
      * @param reclaimDelaySeconds per job that claimed instances borrowers held (it fitted within its team's guarantee
      *                           once they came back): from its first claim to its start
      * @param borrowedStarts     attempts started beyond their team's guarantee
+     * @param preemptibleDelaySeconds the same, of the jobs whose claims never waited for a bounded borrower to end:
+     *                           what preemptible borrowers alone held (the promise is the grace and a cycle there)
      */
-    public record Reclaims(long preemptions, List<Long> reclaimDelaySeconds, long borrowedStarts) {
+    public record Reclaims(long preemptions, List<Long> reclaimDelaySeconds, long borrowedStarts,
+                           List<Long> preemptibleDelaySeconds) {
 
-        public static final Reclaims NONE = new Reclaims(0, List.of(), 0);
+        public static final Reclaims NONE = new Reclaims(0, List.of(), 0, List.of());
 
         public Reclaims {
             reclaimDelaySeconds = List.copyOf(reclaimDelaySeconds);
+            preemptibleDelaySeconds = List.copyOf(preemptibleDelaySeconds);
         }
     }
 

@@ -156,6 +156,8 @@ public final class QueueReplay {
         var attempts = new HashMap<String, Attempts>();
         var claimedAt = new HashMap<String, Long>();
         var reclaimDelays = new ArrayList<Long>();
+        var preemptibleDelays = new ArrayList<Long>();
+        var awaitedBounded = new HashSet<String>();
         long preemptions = 0;
         long borrowedStarts = 0;
         var runs = new ArrayList<JobRun>(jobs.size());
@@ -282,9 +284,12 @@ public final class QueueReplay {
                 holders.add(asQueued.get(holder));
             }
             claimants = new HashSet<>();
-            for (String claimant : result.claims().keySet()) {
-                claimants.add(asQueued.get(claimant));
-                claimedAt.putIfAbsent(claimant, now);
+            for (Map.Entry<String, QueuePass.Claim> claim : result.claims().entrySet()) {
+                claimants.add(asQueued.get(claim.getKey()));
+                claimedAt.putIfAbsent(claim.getKey(), now);
+                if (claim.getValue().awaited() > 0) {
+                    awaitedBounded.add(claim.getKey()); // it waits for a bounded borrower to end
+                }
             }
             for (QueuePass.Outcome<String> outcome : result.outcomes()) {
                 Decision decision = outcome.decision();
@@ -323,6 +328,9 @@ public final class QueueReplay {
                 Long claimed = claimedAt.remove(job.id());
                 if (claimed != null) {
                     reclaimDelays.add(now - claimed);
+                    if (!awaitedBounded.remove(job.id())) {
+                        preemptibleDelays.add(now - claimed);
+                    }
                 }
             }
             for (QueuePass.Preemption<String> preemption : result.preemptions()) {
@@ -348,7 +356,7 @@ public final class QueueReplay {
         runs.sort(Comparator.comparingLong(JobRun::firstStartSeconds).thenComparingInt(r -> r.job().rank()));
         return new PolicyRun(policy, runs, List.copyOf(pending.values()), evaluations, events,
                 plans.utilizationWhileWaiting(), new PolicyRun.Reclaims(preemptions, reclaimDelays,
-                borrowedStarts));
+                borrowedStarts, preemptibleDelays));
     }
 
     /** The running placements as the scheduler's snapshot holds them. */

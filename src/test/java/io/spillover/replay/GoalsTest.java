@@ -38,7 +38,8 @@ class GoalsTest {
     @Test
     void sharingIsMeasuredAgainstTheFreeForAllTheHardQuotasAndTheLendersBound() {
         var shared = report("spillover", 40, 300, 900, 0.8, 1, Map.of("a", 100.0, "b", 3000.0, "c", 1000.0),
-                new PolicyReport.Sharing(10, 4, 4, 1000, 15, 2, PolicyReport.Distribution.of(new long[] {60, 600})));
+                new PolicyReport.Sharing(10, 4, 4, 1000, 15, 2, PolicyReport.Distribution.of(new long[] {60, 600}),
+                        PolicyReport.Distribution.of(new long[] {60, 200})));
         var hard = report("no-sharing", 50, 300, 900, 0.8, 1, Map.of("a", 0.0, "b", 2000.0, "c", 960.0),
                 PolicyReport.Sharing.NONE);
         List<PolicyReport> reports = List.of(report("single-type", 1000, 5000, 9000, 0.2, 0.999), shared, hard,
@@ -56,6 +57,9 @@ class GoalsTest {
                         tuple("teams whose mean wait exceeds theirs with hard quotas by more than max(5 %, 2 min)",
                                 1.0, false),
                         tuple("lender's reclaim delay p99, within the borrow horizon", 600.0, true),
+                        // one claim waited for a bounded borrower (600 s); the one preemptible borrowers held, 200 s
+                        tuple("lender's reclaim delay p99 for preemptible borrowers, within the grace and a cycle",
+                                200.0, false),
                         tuple("GPU-hours lost to preemption ÷ GPU-hours run", 0.015, true));
         assertThat(Goals.worseOff(shared, hard)).containsExactly("b");
     }

@@ -44,12 +44,13 @@ class SharingReplayTest {
         assertThat(a2.endSeconds()).isEqualTo(3_220 + 300 + 8_200);
         assertThat(a2.waitSeconds()).isEqualTo(100);
         assertThat(a2.lostInstanceSeconds()).isEqualTo(2 * 300 + 2 * 1_320);
-        assertThat(run.reclaims()).isEqualTo(new PolicyRun.Reclaims(1, List.of(120L), 2));
+        assertThat(run.reclaims()).isEqualTo(new PolicyRun.Reclaims(1, List.of(120L), 2, List.of(120L)));
 
         PolicyReport report = PolicyReport.of(run, FLEET, 0);
         assertThat(report.sharing().preemptions()).isEqualTo(1);
         assertThat(report.sharing().gpuHoursLost()).isEqualTo(8 * (2 * 300 + 2 * 1_320) / 3600.0);
         assertThat(report.sharing().reclaimDelay().max()).isEqualTo(120);
+        assertThat(report.sharing().preemptibleDelay().max()).isEqualTo(120);
     }
 
     @Test
