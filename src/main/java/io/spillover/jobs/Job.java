@@ -360,6 +360,7 @@ class Job implements Persistable<UUID> {
     int borrowedInstances() { return borrowedInstances; }
     String providerJobName() { return providerJobName; }
     Instant createdAt() { return createdAt; }
+    String sweepKey() { return sweepKey; }
     Instant pendingDeadline() { return pendingDeadline; }
     Instant startedAt() { return startedAt; }
     Instant endedAt() { return endedAt; }
