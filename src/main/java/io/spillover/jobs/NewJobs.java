@@ -35,30 +35,30 @@ class NewJobs {
                 SELECT u.id, u.team, u.name, u.kind, u.status, u.reason, u.message, u.instance_count,
                        u.max_pending, u.max_runtime, u.priority, u.client_token, CAST(u.spec AS jsonb), u.preemptible,
                        u.created_at, u.pending_deadline, u.profile_name, u.profile_version, u.sweep_key
-                  FROM unnest(CAST(:ids AS uuid[]), CAST(:teams AS text[]), CAST(:names AS text[]),
-                              CAST(:kinds AS text[]), CAST(:tos AS text[]), CAST(:reasons AS text[]),
-                              CAST(:messages AS text[]), CAST(:counts AS int[]),
-                              CAST(:maxPendings AS bigint[]), CAST(:maxRuntimes AS bigint[]),
-                              CAST(:priorities AS int[]), CAST(:clientTokens AS text[]), CAST(:specs AS text[]),
-                              CAST(:preemptibles AS boolean[]), CAST(:createdAts AS timestamptz[]),
-                              CAST(:deadlines AS timestamptz[]), CAST(:profileNames AS text[]),
-                              CAST(:profileVersions AS int[]), CAST(:sweepKeys AS text[]))
+                  FROM unnest(CAST(? AS uuid[]), CAST(? AS text[]), CAST(? AS text[]),
+                              CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]),
+                              CAST(? AS text[]), CAST(? AS int[]),
+                              CAST(? AS bigint[]), CAST(? AS bigint[]),
+                              CAST(? AS int[]), CAST(? AS text[]), CAST(? AS text[]),
+                              CAST(? AS boolean[]), CAST(? AS timestamptz[]),
+                              CAST(? AS timestamptz[]), CAST(? AS text[]),
+                              CAST(? AS int[]), CAST(? AS text[]))
                        AS u(id, team, name, kind, status, reason, message, instance_count, max_pending, max_runtime, priority,
                             client_token, spec, preemptible, created_at, pending_deadline, profile_name,
                             profile_version, sweep_key)
             ), entry AS (
                 INSERT INTO job_entries (job_id, idx, instance_type, instance_count, region, training_plan, team,
                                          priority, created_at)
-                SELECT * FROM unnest(CAST(:entryJobs AS uuid[]), CAST(:entryIdx AS int[]),
-                                     CAST(:entryTypes AS text[]), CAST(:entryCounts AS int[]),
-                                     CAST(:entryRegions AS text[]), CAST(:entryPlans AS text[]),
-                                     CAST(:entryTeams AS text[]), CAST(:entryPriorities AS int[]),
-                                     CAST(:entryCreatedAts AS timestamptz[]))
+                SELECT * FROM unnest(CAST(? AS uuid[]), CAST(? AS int[]),
+                                     CAST(? AS text[]), CAST(? AS int[]),
+                                     CAST(? AS text[]), CAST(? AS text[]),
+                                     CAST(? AS text[]), CAST(? AS int[]),
+                                     CAST(? AS timestamptz[]))
             )
             INSERT INTO job_transitions (job_id, team, at, from_status, to_status, reason, message, attempt)
-            SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:teams AS text[]), CAST(:createdAts AS timestamptz[]),
-                                 CAST(:froms AS text[]), CAST(:tos AS text[]), CAST(:reasons AS text[]),
-                                 CAST(:transitionMessages AS text[]), CAST(:attempts AS int[]))
+            SELECT * FROM unnest(CAST(? AS uuid[]), CAST(? AS text[]), CAST(? AS timestamptz[]),
+                                 CAST(? AS text[]), CAST(? AS text[]), CAST(? AS text[]),
+                                 CAST(? AS text[]), CAST(? AS int[]))
             RETURNING id, job_id""";
 
     private final JdbcClient jdbc;
@@ -83,80 +83,113 @@ class NewJobs {
         }
         int n = jobs.size();
         var submitted = new ArrayList<Transition>(n);
-        var entryJobs = new ArrayList<UUID>();
-        var entryIdx = new ArrayList<Integer>();
-        var entryTypes = new ArrayList<String>();
-        var entryCounts = new ArrayList<Integer>();
-        var entryRegions = new ArrayList<String>();
-        var entryPlans = new ArrayList<String>();
-        var entryTeams = new ArrayList<String>();
-        var entryPriorities = new ArrayList<Integer>();
-        var entryCreatedAts = new ArrayList<Timestamp>();
-        for (Job job : jobs) {
+        var ids = new UUID[n];
+        var teams = new String[n];
+        var names = new String[n];
+        var kinds = new String[n];
+        var statuses = new String[n];
+        var reasons = new String[n];
+        var messages = new String[n];
+        var counts = new Integer[n];
+        var maxPendings = new Long[n];
+        var maxRuntimes = new Long[n];
+        var priorities = new Integer[n];
+        var clientTokens = new String[n];
+        var specs = new String[n];
+        var preemptibles = new Boolean[n];
+        var createdAts = new Timestamp[n];
+        var deadlines = new Timestamp[n];
+        var profileNames = new String[n];
+        var profileVersions = new Integer[n];
+        var sweepKeys = new String[n];
+        var froms = new String[n];
+        var tos = new String[n];
+        var transitionReasons = new String[n];
+        var transitionMessages = new String[n];
+        var attempts = new Integer[n];
+        var entries = new Entries();
+        for (int i = 0; i < n; i++) {
+            Job job = jobs.get(i);
             if (!job.isNew() || job.status() != JobStatus.PENDING || job.attempt() != 0) {
                 throw new IllegalArgumentException("job " + job.name() + " is not a new submission");
             }
-            submitted.add(job.submitted());
-            var entries = job.preferences().entries();
-            for (int i = 0; i < entries.size(); i++) {
-                var entry = entries.get(i);
-                entryJobs.add(job.id());
-                entryIdx.add(i);
-                entryTypes.add(entry.instanceType());
-                entryCounts.add(entry.instanceCount());
-                entryRegions.add(entry.region());
-                entryPlans.add(entry.trainingPlan());
-                entryTeams.add(job.team());
-                entryPriorities.add(job.priority());
-                entryCreatedAts.add(Timestamp.from(job.createdAt()));
-            }
+            Transition t = job.submitted();
+            submitted.add(t);
+            ids[i] = job.id();
+            teams[i] = job.team();
+            names[i] = job.name();
+            kinds[i] = job.kind().name();
+            statuses[i] = job.status().name();
+            reasons[i] = job.statusReason().name();
+            messages[i] = job.statusMessage();
+            counts[i] = job.instanceCount();
+            maxPendings[i] = job.maxPendingSeconds();
+            maxRuntimes[i] = job.maxRuntimeSeconds();
+            priorities[i] = job.priority();
+            clientTokens[i] = job.clientToken();
+            specs[i] = SPECS.convertToDatabaseColumn(job.spec());
+            preemptibles[i] = job.preemptible();
+            createdAts[i] = Timestamp.from(job.createdAt());
+            deadlines[i] = Timestamp.from(job.pendingDeadline());
+            profileNames[i] = job.profile() == null ? null : job.profile().name();
+            profileVersions[i] = job.profile() == null ? null : job.profile().version();
+            sweepKeys[i] = job.sweepKey();
+            froms[i] = t.from() == null ? null : t.from().name();
+            tos[i] = t.to().name();
+            transitionReasons[i] = t.reason().name();
+            transitionMessages[i] = t.message();
+            attempts[i] = t.attempt();
+            entries.add(job, createdAts[i]);
         }
         Map<UUID, Long> transitionIds = new HashMap<>();
         jdbc.sql(INSERT)
-                .param("ids", jobs.stream().map(Job::id).toArray(UUID[]::new))
-                .param("teams", jobs.stream().map(Job::team).toArray(String[]::new))
-                .param("names", jobs.stream().map(Job::name).toArray(String[]::new))
-                .param("kinds", jobs.stream().map(job -> job.kind().name()).toArray(String[]::new))
-                .param("messages", jobs.stream().map(Job::statusMessage).toArray(String[]::new))
-                .param("counts", jobs.stream().map(Job::instanceCount).toArray(Integer[]::new))
-                .param("maxPendings", jobs.stream().map(Job::maxPendingSeconds).toArray(Long[]::new))
-                .param("maxRuntimes", jobs.stream().map(Job::maxRuntimeSeconds).toArray(Long[]::new))
-                .param("priorities", jobs.stream().map(Job::priority).toArray(Integer[]::new))
-                .param("clientTokens", jobs.stream().map(Job::clientToken).toArray(String[]::new))
-                .param("specs", jobs.stream().map(job -> SPECS.convertToDatabaseColumn(job.spec()))
-                        .toArray(String[]::new))
-                .param("preemptibles", jobs.stream().map(Job::preemptible).toArray(Boolean[]::new))
-                .param("createdAts", jobs.stream().map(job -> Timestamp.from(job.createdAt())).toArray(Timestamp[]::new))
-                .param("deadlines", jobs.stream().map(job -> Timestamp.from(job.pendingDeadline()))
-                        .toArray(Timestamp[]::new))
-                .param("profileNames", jobs.stream().map(job -> job.profile() == null ? null : job.profile().name())
-                        .toArray(String[]::new))
-                .param("profileVersions", jobs.stream()
-                        .map(job -> job.profile() == null ? null : job.profile().version()).toArray(Integer[]::new))
-                .param("sweepKeys", jobs.stream().map(Job::sweepKey).toArray(String[]::new))
-                .param("entryJobs", entryJobs.toArray(UUID[]::new))
-                .param("entryIdx", entryIdx.toArray(Integer[]::new))
-                .param("entryTypes", entryTypes.toArray(String[]::new))
-                .param("entryCounts", entryCounts.toArray(Integer[]::new))
-                .param("entryRegions", entryRegions.toArray(String[]::new))
-                .param("entryPlans", entryPlans.toArray(String[]::new))
-                .param("entryTeams", entryTeams.toArray(String[]::new))
-                .param("entryPriorities", entryPriorities.toArray(Integer[]::new))
-                .param("entryCreatedAts", entryCreatedAts.toArray(Timestamp[]::new))
-                .param("froms", submitted.stream().map(t -> t.from() == null ? null : t.from().name())
-                        .toArray(String[]::new))
-                .param("tos", submitted.stream().map(t -> t.to().name()).toArray(String[]::new))
-                .param("reasons", submitted.stream().map(t -> t.reason().name()).toArray(String[]::new))
-                .param("transitionMessages", submitted.stream().map(Transition::message).toArray(String[]::new))
-                .param("attempts", submitted.stream().map(Transition::attempt).toArray(Integer[]::new))
+                .params(ids, teams, names, kinds, statuses, reasons, messages, counts, maxPendings, maxRuntimes,
+                        priorities, clientTokens, specs, preemptibles, createdAts, deadlines, profileNames,
+                        profileVersions, sweepKeys,
+                        entries.jobs.toArray(UUID[]::new), entries.indexes.toArray(Integer[]::new),
+                        entries.types.toArray(String[]::new), entries.counts.toArray(Integer[]::new),
+                        entries.regions.toArray(String[]::new), entries.plans.toArray(String[]::new),
+                        entries.teams.toArray(String[]::new), entries.priorities.toArray(Integer[]::new),
+                        entries.createdAts.toArray(Timestamp[]::new),
+                        ids, teams, createdAts, froms, tos, transitionReasons, transitionMessages, attempts)
                 .query((rs, row) -> transitionIds.put(rs.getObject("job_id", UUID.class), rs.getLong("id")))
                 .list();
-        jobs.forEach(Job::stored);
         for (int i = 0; i < n; i++) {
+            Job job = jobs.get(i);
+            job.stored();
             Transition t = submitted.get(i);
             events.publishEvent(new JobTransitioned(transitionIds.get(t.jobId()), TransitionView.of(t),
-                    JobView.of(jobs.get(i), null)));
+                    JobView.of(job, null)));
         }
         return submitted;
+    }
+
+    /** The entries of the jobs stored, column by column. */
+    private static final class Entries {
+        final List<UUID> jobs = new ArrayList<>();
+        final List<Integer> indexes = new ArrayList<>();
+        final List<String> types = new ArrayList<>();
+        final List<Integer> counts = new ArrayList<>();
+        final List<String> regions = new ArrayList<>();
+        final List<String> plans = new ArrayList<>();
+        final List<String> teams = new ArrayList<>();
+        final List<Integer> priorities = new ArrayList<>();
+        final List<Timestamp> createdAts = new ArrayList<>();
+
+        void add(Job job, Timestamp createdAt) {
+            var list = job.preferences().entries();
+            for (int i = 0; i < list.size(); i++) {
+                var entry = list.get(i);
+                jobs.add(job.id());
+                indexes.add(i);
+                types.add(entry.instanceType());
+                counts.add(entry.instanceCount());
+                regions.add(entry.region());
+                plans.add(entry.trainingPlan());
+                teams.add(job.team());
+                priorities.add(job.priority());
+                createdAts.add(createdAt);
+            }
+        }
     }
 }
