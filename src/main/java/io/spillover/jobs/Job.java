@@ -97,6 +97,8 @@ class Job implements Persistable<UUID> {
     /** True from {@link #submit} until stored: saving a new job inserts it, with no look-up for one to merge. */
     @Transient
     private boolean fresh;
+    @Transient
+    private PreferenceList preferences;
 
     protected Job() {
     }
@@ -145,6 +147,7 @@ class Job implements Persistable<UUID> {
         job.preemptible = preemptible;
         job.createdAt = now;
         preferences.entries().forEach(entry -> job.entries.add(new JobEntry(entry, team, priority, now)));
+        job.preferences = preferences;
         job.pendingDeadline = clockStart.plus(maxPending);
         if (profile != null) {
             job.profileName = profile.name();
@@ -328,8 +331,12 @@ class Job implements Persistable<UUID> {
         return "spl-" + id.toString().replace("-", "") + "-" + attempt;
     }
 
+    /** Its list, as stored; made once (the entries never change after submission). */
     PreferenceList preferences() {
-        return new PreferenceList(entries.stream().map(JobEntry::toPreference).toList());
+        if (preferences == null) {
+            preferences = new PreferenceList(entries.stream().map(JobEntry::toPreference).toList());
+        }
+        return preferences;
     }
 
     UUID id() { return id; }
@@ -360,6 +367,7 @@ class Job implements Persistable<UUID> {
     int borrowedInstances() { return borrowedInstances; }
     String providerJobName() { return providerJobName; }
     Instant createdAt() { return createdAt; }
+    String sweepKey() { return sweepKey; }
     Instant pendingDeadline() { return pendingDeadline; }
     Instant startedAt() { return startedAt; }
     Instant endedAt() { return endedAt; }

@@ -58,38 +58,6 @@ class JobHistory {
         events.publishEvent(new JobTransitioned(id, TransitionView.of(t), JobView.of(job, null)));
     }
 
-    /**
-     * Logs the transitions of many jobs in one statement, and announces each. These are submissions: a stream
-     * of a job's events opened after it reads them from the log, so they are not sent to the streams.
-     */
-    @Transactional(propagation = Propagation.MANDATORY)
-    void appendAll(List<Transition> transitions, List<Job> jobs) {
-        Map<UUID, Long> ids = new HashMap<>();
-        jdbc.sql("""
-                        INSERT INTO job_transitions (job_id, team, at, from_status, to_status, reason, message, attempt)
-                        SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:teams AS text[]), CAST(:ats AS timestamptz[]),
-                                             CAST(:froms AS text[]), CAST(:tos AS text[]), CAST(:reasons AS text[]),
-                                             CAST(:messages AS text[]), CAST(:attempts AS int[]))
-                        RETURNING id, job_id""")
-                .param("ids", transitions.stream().map(Transition::jobId).toArray(UUID[]::new))
-                .param("teams", transitions.stream().map(Transition::team).toArray(String[]::new))
-                .param("ats", transitions.stream().map(t -> Timestamp.from(t.at())).toArray(Timestamp[]::new))
-                .param("froms", transitions.stream().map(t -> t.from() == null ? null : t.from().name())
-                        .toArray(String[]::new))
-                .param("tos", transitions.stream().map(t -> t.to().name()).toArray(String[]::new))
-                .param("reasons", transitions.stream().map(t -> t.reason() == null ? null : t.reason().name())
-                        .toArray(String[]::new))
-                .param("messages", transitions.stream().map(Transition::message).toArray(String[]::new))
-                .param("attempts", transitions.stream().map(Transition::attempt).toArray(Integer[]::new))
-                .query((rs, n) -> ids.put(rs.getObject("job_id", UUID.class), rs.getLong("id")))
-                .list();
-        for (int i = 0; i < transitions.size(); i++) {
-            Transition t = transitions.get(i);
-            events.publishEvent(new JobTransitioned(ids.get(t.jobId()), TransitionView.of(t),
-                    JobView.of(jobs.get(i), null)));
-        }
-    }
-
     /** Logs the evaluation, or counts it as a repeat of the job's previous one when nothing differs. */
     @Transactional(propagation = Propagation.MANDATORY)
     void record(UUID jobId, String team, Decision decision, String trigger, Instant at) {

@@ -30,6 +30,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class JobSubmissions {
 
     private final Jobs jobs;
+    private final NewJobs newJobs;
     private final JobHistory history;
     private final SubmissionChecks checks;
     private final CapacityService capacity;
@@ -38,11 +39,12 @@ public class JobSubmissions {
     private final QueueStatistics statistics;
     private final Clock clock;
 
-    JobSubmissions(Jobs jobs, JobHistory history, SubmissionChecks checks, CapacityService capacity,
-                   TransactionTemplate transactions, ApplicationEventPublisher events, QueueStatistics statistics,
+    JobSubmissions(Jobs jobs, NewJobs newJobs, JobHistory history, SubmissionChecks checks,
+                   CapacityService capacity, TransactionTemplate transactions, ApplicationEventPublisher events, QueueStatistics statistics,
                    Clock clock) {
         this.statistics = statistics;
         this.jobs = jobs;
+        this.newJobs = newJobs;
         this.capacity = capacity;
         this.history = history;
         this.checks = checks;
@@ -67,10 +69,8 @@ public class JobSubmissions {
             return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
                 Job job = newJob(team, request, checks.check(team, request), now());
                 capacity.tryWhereQuotasUnknown(job.preferences().entries());
-                jobs.saveAndFlush(job);
+                Transition submitted = newJobs.store(List.of(job)).get(0);
                 statistics.stored(1);
-                Transition submitted = job.submitted();
-                history.append(submitted, job);
                 events.publishEvent(new JobSubmitted(job.id(), team));
                 return new Submitted(JobView.of(job, List.of(TransitionView.of(submitted))), true);
             }));
@@ -116,10 +116,8 @@ public class JobSubmissions {
             Map<Integer, Job> fresh = checked(team, requests, replays.keySet());
             List<Job> created = List.copyOf(fresh.values());
             created.forEach(job -> capacity.tryWhereQuotasUnknown(job.preferences().entries()));
-            jobs.saveAllAndFlush(created);
+            List<Transition> submitted = newJobs.store(created);
             statistics.stored(created.size());
-            List<Transition> submitted = created.stream().map(Job::submitted).toList();
-            history.appendAll(submitted, created);
             created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), team)));
             Map<UUID, List<TransitionView>> transitions = new HashMap<>(replays.isEmpty() ? Map.of()
                     : history.transitions(replays.values().stream().map(Job::id).toList()));

@@ -6,10 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -35,13 +32,12 @@ class TrainingPlans {
     }
 
     List<StoredPlan> all() {
-        var teams = new HashMap<String, List<String>>();
-        jdbc.sql("SELECT plan, team FROM training_plan_teams ORDER BY team").query(rs -> {
-            teams.computeIfAbsent(rs.getString("plan"), p -> new ArrayList<>()).add(rs.getString("team"));
-        });
-        return jdbc.sql("SELECT name, arn, instance_type, instance_count, region, start_time, end_time, status"
-                        + " FROM training_plans ORDER BY name")
-                .query((rs, n) -> row(rs, teams))
+        return jdbc.sql("""
+                        SELECT p.name, p.arn, p.instance_type, p.instance_count, p.region, p.start_time, p.end_time,
+                               p.status, array_remove(array_agg(t.team ORDER BY t.team), NULL) AS teams
+                          FROM training_plans p LEFT JOIN training_plan_teams t ON t.plan = p.name
+                         GROUP BY p.name ORDER BY p.name""")
+                .query((rs, n) -> row(rs))
                 .list();
     }
 
@@ -86,11 +82,10 @@ class TrainingPlans {
                 .update();
     }
 
-    private static StoredPlan row(ResultSet rs, Map<String, List<String>> teams) throws SQLException {
-        String name = rs.getString("name");
-        return new StoredPlan(name, rs.getString("arn"), rs.getString("instance_type"), rs.getInt("instance_count"),
-                rs.getString("region"), rs.getTimestamp("start_time").toInstant(),
+    private static StoredPlan row(ResultSet rs) throws SQLException {
+        return new StoredPlan(rs.getString("name"), rs.getString("arn"), rs.getString("instance_type"),
+                rs.getInt("instance_count"), rs.getString("region"), rs.getTimestamp("start_time").toInstant(),
                 rs.getTimestamp("end_time").toInstant(), PlanStatus.valueOf(rs.getString("status")),
-                List.copyOf(teams.getOrDefault(name, List.of())));
+                List.of((String[]) rs.getArray("teams").getArray()));
     }
 }

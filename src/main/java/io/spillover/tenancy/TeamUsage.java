@@ -4,6 +4,7 @@ import io.spillover.placement.BorrowLimit;
 import io.spillover.placement.SharingStrategy;
 import io.spillover.placement.TeamState;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -72,41 +73,52 @@ public class TeamUsage {
         return Optional.ofNullable(read(team).get(team));
     }
 
+    /** The teams' states from one statement: each team's row beside each of its quotas' rows (one snapshot). */
     private Map<String, TeamState> read(String onlyTeam) {
-        var limits = new HashMap<String, Map<String, Integer>>();
-        var used = new HashMap<String, Map<String, Integer>>();
-        var borrowLimits = new HashMap<String, Map<String, Integer>>();
-        jdbc.sql("SELECT team, instance_type, max_instances, in_use, borrow_limit FROM team_quotas"
-                        + " WHERE ?::text IS NULL OR team = ?")
-                .params(onlyTeam, onlyTeam)
-                .query(rs -> {
-                    String team = rs.getString("team");
-                    String type = rs.getString("instance_type");
-                    limits.computeIfAbsent(team, t -> new HashMap<>()).put(type, rs.getInt("max_instances"));
-                    used.computeIfAbsent(team, t -> new HashMap<>()).put(type, rs.getInt("in_use"));
-                    Integer borrowLimit = (Integer) rs.getObject("borrow_limit");
-                    if (borrowLimit != null) {
-                        borrowLimits.computeIfAbsent(team, t -> new HashMap<>()).put(type, borrowLimit);
-                    }
-                });
-        var byName = new HashMap<String, TeamState>();
-        jdbc.sql("SELECT name, max_accelerators, accelerators_in_use, max_concurrent_jobs, jobs_in_use, queueing,"
-                        + " sharing, borrow_limit_percent, borrow_limits_per_type FROM teams"
-                        + " WHERE ?::text IS NULL OR name = ?")
+        record Team(String name, Integer maxAccelerators, int acceleratorsInUse, Integer maxConcurrentJobs,
+                    int jobsInUse, boolean strictFifo, SharingStrategy sharing, Integer borrowLimitPercent,
+                    boolean borrowLimitsPerType, Map<String, Integer> limits, Map<String, Integer> used,
+                    Map<String, Integer> borrowLimits) {
+        }
+        var teams = new LinkedHashMap<String, Team>();
+        jdbc.sql("""
+                        SELECT t.name, t.max_accelerators, t.accelerators_in_use, t.max_concurrent_jobs, t.jobs_in_use,
+                               t.queueing, t.sharing, t.borrow_limit_percent, t.borrow_limits_per_type,
+                               q.instance_type, q.max_instances, q.in_use, q.borrow_limit
+                          FROM teams t LEFT JOIN team_quotas q ON q.team = t.name
+                         WHERE ?::text IS NULL OR t.name = ?""")
                 .params(onlyTeam, onlyTeam)
                 .query(rs -> {
                     String name = rs.getString("name");
-                    Integer percent = (Integer) rs.getObject("borrow_limit_percent");
-                    BorrowLimit borrowLimit = percent != null ? BorrowLimit.percent(percent)
-                            : rs.getBoolean("borrow_limits_per_type")
-                            ? BorrowLimit.perType(borrowLimits.getOrDefault(name, Map.of())) : BorrowLimit.UNLIMITED;
-                    byName.put(name, new TeamState(name, limits.getOrDefault(name, Map.of()),
-                            used.getOrDefault(name, Map.of()),
-                            (Integer) rs.getObject("max_accelerators"), rs.getInt("accelerators_in_use"),
-                            (Integer) rs.getObject("max_concurrent_jobs"), rs.getInt("jobs_in_use"),
-                            Queueing.valueOf(rs.getString("queueing")) == Queueing.STRICT_FIFO,
-                            SharingStrategy.valueOf(rs.getString("sharing")), borrowLimit));
+                    Team team = teams.get(name);
+                    if (team == null) {
+                        team = new Team(name, (Integer) rs.getObject("max_accelerators"),
+                                rs.getInt("accelerators_in_use"), (Integer) rs.getObject("max_concurrent_jobs"),
+                                rs.getInt("jobs_in_use"),
+                                Queueing.valueOf(rs.getString("queueing")) == Queueing.STRICT_FIFO,
+                                SharingStrategy.valueOf(rs.getString("sharing")),
+                                (Integer) rs.getObject("borrow_limit_percent"), rs.getBoolean("borrow_limits_per_type"),
+                                new HashMap<>(), new HashMap<>(), new HashMap<>());
+                        teams.put(name, team);
+                    }
+                    String type = rs.getString("instance_type");
+                    if (type != null) {
+                        team.limits().put(type, rs.getInt("max_instances"));
+                        team.used().put(type, rs.getInt("in_use"));
+                        Integer borrowLimit = (Integer) rs.getObject("borrow_limit");
+                        if (borrowLimit != null) {
+                            team.borrowLimits().put(type, borrowLimit);
+                        }
+                    }
                 });
+        var byName = new HashMap<String, TeamState>();
+        teams.forEach((name, team) -> {
+            BorrowLimit borrowLimit = team.borrowLimitPercent() != null ? BorrowLimit.percent(team.borrowLimitPercent())
+                    : team.borrowLimitsPerType() ? BorrowLimit.perType(team.borrowLimits()) : BorrowLimit.UNLIMITED;
+            byName.put(name, new TeamState(name, team.limits(), team.used(), team.maxAccelerators(),
+                    team.acceleratorsInUse(), team.maxConcurrentJobs(), team.jobsInUse(), team.strictFifo(),
+                    team.sharing(), borrowLimit));
+        });
         return byName;
     }
 

@@ -76,6 +76,18 @@ class CrowdedReleaseTest extends ApiTest {
 
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
                 .until(this::lastAnalyzed, at -> at != null && (before == null || at.isAfter(before)));
+        long waiting = jdbc.sql("SELECT count(*) FROM job_entries WHERE instance_type = ? AND pending").param(SCARCE)
+                .query(Long.class).single();
+        assertThat(plannedRows("SELECT * FROM job_entries WHERE instance_type = '" + SCARCE + "' AND pending"))
+                .as("the planner's rows for the type, against %d there", waiting).isBetween(waiting / 2, waiting * 2);
+    }
+
+    /** The rows the planner expects the query to return. */
+    private long plannedRows(String query) {
+        String plan = jdbc.sql("EXPLAIN (FORMAT JSON) " + query).query(String.class).single();
+        var matcher = java.util.regex.Pattern.compile("\"Plan Rows\": (\\d+)").matcher(plan);
+        assertThat(matcher.find()).as(plan).isTrue();
+        return Long.parseLong(matcher.group(1));
     }
 
     /** When job_entries was last analyzed by hand (ANALYZE, not autovacuum's). */
