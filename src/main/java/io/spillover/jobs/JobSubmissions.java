@@ -40,8 +40,8 @@ public class JobSubmissions {
     private final Clock clock;
 
     JobSubmissions(Jobs jobs, NewJobs newJobs, JobHistory history, SubmissionChecks checks,
-                   CapacityService capacity, TransactionTemplate transactions, ApplicationEventPublisher events, QueueStatistics statistics,
-                   Clock clock) {
+                   CapacityService capacity, TransactionTemplate transactions, ApplicationEventPublisher events,
+                   QueueStatistics statistics, Clock clock) {
         this.statistics = statistics;
         this.jobs = jobs;
         this.newJobs = newJobs;

@@ -17,7 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
  * statement and one round trip. A submission is the service's most frequent write, and through JPA it took a
  * statement per table and a flush (a third of a submission's time on the request thread, and the database's work
  * for each statement on the same cores). Jobs are read back through JPA ({@link Jobs}) as before;
- * {@code JobSubmissionsTest} holds the two to the same job.
+ * {@code StoredSubmissionTest} holds the two to the same job.
  */
 @Repository
 class NewJobs {
@@ -26,7 +26,8 @@ class NewJobs {
 
     // Data-modifying CTEs run as one statement: the entries' and transitions' references to their jobs are checked
     // at its end. A multi-row insert fires the sweep trigger (V9) row by row, each row seeing the rows before it, as
-    // a batch of single inserts did.
+    // a batch of single inserts did. The parameters are arrays, one element per job (per entry for the entries), bound
+    // in the order of the column lists below.
     private static final String INSERT = """
             WITH job AS (
                 INSERT INTO jobs (id, team, name, kind, status, status_reason, status_message, instance_count,
@@ -43,8 +44,8 @@ class NewJobs {
                               CAST(? AS boolean[]), CAST(? AS timestamptz[]),
                               CAST(? AS timestamptz[]), CAST(? AS text[]),
                               CAST(? AS int[]), CAST(? AS text[]))
-                       AS u(id, team, name, kind, status, reason, message, instance_count, max_pending, max_runtime, priority,
-                            client_token, spec, preemptible, created_at, pending_deadline, profile_name,
+                       AS u(id, team, name, kind, status, reason, message, instance_count, max_pending, max_runtime,
+                            priority, client_token, spec, preemptible, created_at, pending_deadline, profile_name,
                             profile_version, sweep_key)
             ), entry AS (
                 INSERT INTO job_entries (job_id, idx, instance_type, instance_count, region, training_plan, team,

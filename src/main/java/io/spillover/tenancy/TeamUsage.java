@@ -113,7 +113,8 @@ public class TeamUsage {
                 });
         var byName = new HashMap<String, TeamState>();
         teams.forEach((name, team) -> {
-            BorrowLimit borrowLimit = team.borrowLimitPercent() != null ? BorrowLimit.percent(team.borrowLimitPercent())
+            BorrowLimit borrowLimit = team.borrowLimitPercent() != null
+                    ? BorrowLimit.percent(team.borrowLimitPercent())
                     : team.borrowLimitsPerType() ? BorrowLimit.perType(team.borrowLimits()) : BorrowLimit.UNLIMITED;
             byName.put(name, new TeamState(name, team.limits(), team.used(), team.maxAccelerators(),
                     team.acceleratorsInUse(), team.maxConcurrentJobs(), team.jobsInUse(), team.strictFifo(),
