@@ -29,9 +29,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * looked at by a plan. A burst so costs a handful of analyses however large it is, each of a bounded sample: a
  * smaller one than autovacuum's ({@value #SAMPLE_TARGET} against PostgreSQL's default of 100, so 7,500 rows a table
  * instead of 30,000). What the refresh must fix is row counts and frequencies that are orders of magnitude off (a
- * type taken for one row that has 10,000); a sample a quarter the size gets those right at a quarter of the cost,
- * which submissions pay on the same cores (a full-size analysis every 2,500 single submissions cost them 0.2 ms
- * of the database's time each). Autovacuum's own analysis, at its own pace, still refines them.
+ * type taken for one row that has 10,000); a sample a quarter the size gets those right reading a quarter of the
+ * rows, work that submissions share the cores with (a full-size analysis every 2,500 single submissions measured
+ * about 0.2 ms of the database's time per submission, on shared cores; the smaller sample's saving was not measured
+ * apart). Autovacuum's own analysis, at its own pace, still refines them.
  */
 @Component
 class QueueStatistics {

@@ -64,8 +64,7 @@ class StoredSubmissionTest extends ApiTest {
         Map<String, Object> fromProfile = Map.of("kind", "TRAINING", "profile", "h100",
                 "local", Map.of("runtimeSeconds", 60));
 
-        JsonNode single = submit(team, new LinkedHashMap<>(Map.of("name", "trial-0", "kind", "TRAINING",
-                "profile", "h100", "local", Map.of("runtimeSeconds", 60))));
+        JsonNode single = submit(team, with(fromProfile, "trial-0"));
         JsonNode batch = expect(api.post("/api/v1/teams/" + team + "/jobs:batch", Map.of("jobs", List.of(
                 with(fromProfile, "trial-1"), with(fromProfile, "trial-2")))), 201).json().get("jobs");
 
