@@ -4,11 +4,13 @@ import io.spillover.catalog.JobKind;
 import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.PreferenceList;
+import io.spillover.placement.QueuedRequest;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -101,28 +103,51 @@ public class PendingJobs {
     public record Window(TypeInRegion offering, String team) {
     }
 
-    /** The jobs of an {@link Ask}, each read once. */
+    /**
+     * The jobs of an {@link Ask}, each read once, in queue order. A named job that lists a free offering is read with that offering's
+     * line, every team's: a new job must not take what frees ahead of older jobs that wait for it, and a cycle whose
+     * wake-up predates a release (a burst's submissions) sees the freed instance as well as the cycle of the release.
+     */
     public Heads heads(Ask ask) {
-        var ids = new LinkedHashSet<UUID>(ask.named());
+        var read = new LinkedHashMap<UUID, QueuedJob>();
+        if (!ask.named().isEmpty()) {
+            load(ask.named()).forEach(job -> read.put(job.id(), job));
+        }
+        var everyTeam = new HashSet<TypeInRegion>(ask.everyTeam());
+        read.values().forEach(job -> job.preferences().entries().stream()
+                .map(entry -> TypeInRegion.of(entry.offering())).filter(ask.free()::containsKey).forEach(everyTeam::add));
+        var lines = new Ask(ask.named(), ask.free(), everyTeam, ask.teams(), ask.holdAge(), ask.lookAhead());
         var full = new HashMap<Window, Set<UUID>>();
-        WindowsQuery query = windowsQuery(ask);
+        var behind = new LinkedHashSet<UUID>();
+        WindowsQuery query = windowsQuery(lines);
         if (query != null) {
-            var read = new HashMap<Window, Set<UUID>>();
+            var windows = new HashMap<Window, Set<UUID>>();
             jdbc.sql(query.sql()).params(query.params()).query(rs -> {
                 var window = new Window(new TypeInRegion(rs.getString("instance_type"), rs.getString("region")),
                         rs.getString("team"));
                 UUID job = rs.getObject("job_id", UUID.class);
-                read.computeIfAbsent(window, w -> new HashSet<>()).add(job);
-                ids.add(job);
+                windows.computeIfAbsent(window, w -> new HashSet<>()).add(job);
+                if (!read.containsKey(job)) {
+                    behind.add(job);
+                }
             });
-            read.forEach((window, jobs) -> {
+            windows.forEach((window, jobs) -> {
                 if (jobs.size() >= windowLength(ask.free().get(window.offering()), ask.lookAhead())) {
                     full.put(window, jobs);
                 }
             });
         }
-        return new Heads(ids.isEmpty() ? List.of() : load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new))),
-                full);
+        if (!behind.isEmpty()) {
+            load(behind).forEach(job -> read.put(job.id(), job));
+        }
+        return new Heads(read.values().stream().sorted(IN_QUEUE_ORDER).toList(), full);
+    }
+
+    private static final Comparator<QueuedJob> IN_QUEUE_ORDER = Comparator.comparing(job -> job.queued(null),
+            QueuedRequest.queueOrder());
+
+    private List<QueuedJob> load(Collection<UUID> ids) {
+        return load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new)));
     }
 
     /**

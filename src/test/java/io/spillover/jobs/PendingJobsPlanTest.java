@@ -97,6 +97,19 @@ class PendingJobsPlanTest extends ApiTest {
     }
 
     @Test
+    void aNamedJobThatCouldTakeAFreeInstanceIsReadWithTheLineWaitingForIt() {
+        UUID late = jdbc.sql("SELECT id FROM jobs WHERE team = ? AND name = 'queued-19000'").param(team)
+                .query(UUID.class).single();
+        var ask = new Ask(Set.of(late), Map.of(CROWDED_HERE, 1), Set.of(), Set.of(), null, 10);
+
+        PendingJobs.Heads heads = queue.heads(ask);
+
+        assertThat(heads.jobs()).hasSize(12).extracting(QueuedJob::id).endsWith(late);
+        assertThat(heads.jobs().get(0).createdAt()).isBefore(heads.jobs().get(10).createdAt());
+        assertThat(heads.full()).containsOnlyKeys(new PendingJobs.Window(CROWDED_HERE, team));
+    }
+
+    @Test
     void jobsTooBigForWhatIsFreeAreSkippedUnlessOldEnoughToHoldIt() {
         jdbc.sql("UPDATE job_entries SET instance_count = 4 WHERE team = ? AND job_id <> ?").params(team, rareJob)
                 .update();
