@@ -106,7 +106,8 @@ class Scheduler implements SmartLifecycle {
                     leading = true;
                     nextSweep = now;
                 }
-                Instant wakeAt = Stream.of(jobs.nextDeadline(), offerings.nextMarkExpiry(), cycle.nextRevisit(),
+                var timers = new SchedulingCycle.Timers(jobs.nextDeadline(), offerings.nextMarkExpiry());
+                Instant wakeAt = Stream.of(timers.nextDeadline(), timers.nextMarkExpiry(), cycle.nextRevisit(),
                                 plans.nextBoundary(now), Optional.of(nextSweep),
                                 Optional.of(now.plus(properties.leaderRetryInterval())))
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
@@ -120,7 +121,7 @@ class Scheduler implements SmartLifecycle {
                 boolean evaluated;
                 Timer.Sample timing = Timer.start();
                 try {
-                    evaluated = cycle.run(scope);
+                    evaluated = cycle.run(scope, timers);
                 } finally {
                     timing.stop(sweep ? sweepCycles : eventCycles);
                 }

@@ -105,11 +105,11 @@ class SchedulingCycle {
     static final int NAMED_PER_CYCLE = 500;
 
     /** @return whether the cycle had anything to evaluate */
-    boolean run(Scope scope) {
+    boolean run(Scope scope, Timers timers) {
         Scope later = scope.deferNamedBeyond(NAMED_PER_CYCLE);
         Set<UUID> evaluated = new HashSet<>();
         try {
-            return run(scope, evaluated);
+            return run(scope, timers, evaluated);
         } finally {
             // a deferred job this cycle evaluated anyway (a window held it) is done; what came since about the others wins
             later.forgetJobs(evaluated);
@@ -119,9 +119,9 @@ class SchedulingCycle {
         }
     }
 
-    private boolean run(Scope scope, Set<UUID> evaluated) {
+    private boolean run(Scope scope, Timers timers, Set<UUID> evaluated) {
         Instant now = clock.instant();
-        applyTimers(now, scope);
+        applyTimers(now, scope, timers);
         for (Iterator<Map.Entry<UUID, Instant>> due = revisits.entrySet().iterator(); due.hasNext(); ) {
             Map.Entry<UUID, Instant> revisit = due.next();
             if (!revisit.getValue().isAfter(now)) {
@@ -197,19 +197,33 @@ class SchedulingCycle {
     }
 
     /**
-     * Stops jobs whose pending or run time ran out, lifts expired marks, moves plans whose window began or
-     * ended (stopping the jobs on an ended plan) and adds what that frees to the scope.
+     * When the timers the scheduler waits for fall due, as it read them before it slept: the first pending deadline
+     * or run-time limit, and the first unavailable mark to run out. A job submitted or started since has a deadline
+     * at least its maximum pending or run time away, so the next reading, before the next sleep, sees it in time.
      */
-    private void applyTimers(Instant now, Scope scope) {
-        for (UUID id : lifecycle.pendingPastDeadline(now)) {
-            lifecycle.stop(id, StatusReason.MAX_PENDING_TIME_EXCEEDED, "no entry had capacity within the job's"
-                    + " maximum pending time");
+    record Timers(Optional<Instant> nextDeadline, Optional<Instant> nextMarkExpiry) {
+    }
+
+    /**
+     * Stops jobs whose pending or run time ran out, lifts expired marks, moves plans whose window began or
+     * ended (stopping the jobs on an ended plan) and adds what that frees to the scope. The jobs and marks are
+     * looked for only when one of them has fallen due, and at every sweep: otherwise the three statements that look
+     * would run in every cycle, and almost always find nothing.
+     */
+    private void applyTimers(Instant now, Scope scope, Timers timers) {
+        if (scope.everything() || due(timers.nextDeadline(), now)) {
+            for (UUID id : lifecycle.pendingPastDeadline(now)) {
+                lifecycle.stop(id, StatusReason.MAX_PENDING_TIME_EXCEEDED, "no entry had capacity within the job's"
+                        + " maximum pending time");
+            }
+            for (UUID id : lifecycle.runningPastLimit(now)) {
+                lifecycle.stop(id, StatusReason.MAX_RUNTIME_EXCEEDED, "ran longer than its maximum run time");
+            }
         }
-        for (UUID id : lifecycle.runningPastLimit(now)) {
-            lifecycle.stop(id, StatusReason.MAX_RUNTIME_EXCEEDED, "ran longer than its maximum run time");
-        }
-        for (OfferingKey lifted : offerings.liftExpiredMarks(now)) {
-            scope.and(Scope.offering(lifted, Trigger.UNAVAILABLE_EXPIRED));
+        if (scope.everything() || due(timers.nextMarkExpiry(), now)) {
+            for (OfferingKey lifted : offerings.liftExpiredMarks(now)) {
+                scope.and(Scope.offering(lifted, Trigger.UNAVAILABLE_EXPIRED));
+            }
         }
         for (PlanChanged moved : plans.advance(now)) {
             if (moved.activated()) {
@@ -220,6 +234,10 @@ class SchedulingCycle {
                 }
             }
         }
+    }
+
+    private static boolean due(Optional<Instant> at, Instant now) {
+        return at.filter(time -> !time.isAfter(now)).isPresent();
     }
 
     /**
