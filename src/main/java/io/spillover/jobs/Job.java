@@ -86,8 +86,6 @@ class Job implements Persistable<UUID> {
     private Instant startedAt;
     private Instant runtimeDeadline;
     private Instant endedAt;
-    @Column(insertable = false, updatable = false)
-    private Long lastEvaluationId;
     private String profileName;
     private Integer profileVersion;
     /** What makes its team's jobs submitted close together one sweep with it ({@link ExpectedRuns#sweepKey}, V9). */

@@ -79,11 +79,12 @@ class JobHistory {
                         WITH evaluated (id, digest) AS (
                                  SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:digests AS text[]))),
                              unchanged AS (
-                                 SELECT j.id, j.last_evaluation_id FROM jobs j JOIN evaluated e ON e.id = j.id
-                                  WHERE j.last_evaluation_digest = e.digest AND j.last_evaluation_id IS NOT NULL),
+                                 SELECT l.job_id AS id, l.evaluation_id FROM latest_evaluations l
+                                   JOIN evaluated e ON e.id = l.job_id
+                                  WHERE l.digest = e.digest AND l.evaluation_id IS NOT NULL),
                              counted AS (
                                  INSERT INTO evaluation_repeats (evaluation_id, repeats, last_at)
-                                 SELECT last_evaluation_id, 1, :at FROM unchanged
+                                 SELECT evaluation_id, 1, :at FROM unchanged
                                  ON CONFLICT (evaluation_id) DO UPDATE
                                     SET repeats = evaluation_repeats.repeats + 1, last_at = excluded.last_at)
                         SELECT id FROM unchanged""")
@@ -97,7 +98,8 @@ class JobHistory {
             return;
         }
         JobStreams.announce(jdbc, fresh.keySet());
-        // the new evaluations and each job's pointer to its latest, in one statement however many there are
+        // the new evaluations and each job's pointer to its latest (V16: a narrow row, not the job's), in one statement
+        // however many there are
         jdbc.sql("""
                         WITH fresh (job_id, team, trigger, outcome, selected_index, entries, digest) AS (
                                  SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:teams AS text[]),
@@ -109,9 +111,9 @@ class JobHistory {
                                  SELECT job_id, team, :at, trigger, outcome, selected_index, CAST(entries AS jsonb)
                                    FROM fresh
                                  RETURNING id, job_id)
-                        UPDATE jobs j SET last_evaluation_id = i.id, last_evaluation_digest = f.digest
+                        UPDATE latest_evaluations l SET evaluation_id = i.id, digest = f.digest
                           FROM inserted i JOIN fresh f ON f.job_id = i.job_id
-                         WHERE j.id = i.job_id""")
+                         WHERE l.job_id = i.job_id""")
                 .param("ids", fresh.keySet().toArray(UUID[]::new))
                 .param("teams", fresh.values().stream().map(JobLifecycle.Evaluated::team).toArray(String[]::new))
                 .param("triggers", fresh.values().stream().map(JobLifecycle.Evaluated::trigger).toArray(String[]::new))

@@ -47,6 +47,9 @@ class NewJobs {
                        AS u(id, team, name, kind, status, reason, message, instance_count, max_pending, max_runtime,
                             priority, client_token, spec, preemptible, created_at, pending_deadline, profile_name,
                             profile_version, sweep_key)
+                RETURNING id, created_at
+            ), latest AS (
+                INSERT INTO latest_evaluations (job_id, created_at) SELECT id, created_at FROM job
             ), entry AS (
                 INSERT INTO job_entries (job_id, idx, instance_type, instance_count, region, training_plan, team,
                                          priority, created_at)

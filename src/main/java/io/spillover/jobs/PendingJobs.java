@@ -49,12 +49,19 @@ public class PendingJobs {
 
     /**
      * The first pending jobs no cycle has evaluated yet (a leader may have died between a submission and its cycle),
-     * oldest first, at most {@code most}.
+     * oldest first, at most {@code most}. Of the first {@code most} jobs never evaluated, those that left the queue
+     * unevaluated (stopped at once) are no longer looked for.
      */
     public List<UUID> unevaluated(int most) {
         return jdbc.sql("""
-                        SELECT id FROM jobs WHERE status = 'PENDING' AND last_evaluation_id IS NULL
-                         ORDER BY created_at LIMIT :most""")
+                        WITH missing AS (
+                                 SELECT l.job_id, j.status = 'PENDING' AS pending, l.created_at
+                                   FROM latest_evaluations l JOIN jobs j ON j.id = l.job_id
+                                  WHERE l.evaluation_id IS NULL ORDER BY l.created_at LIMIT :most),
+                             gone AS (
+                                 DELETE FROM latest_evaluations
+                                  WHERE job_id IN (SELECT job_id FROM missing WHERE NOT pending))
+                        SELECT job_id FROM missing WHERE pending ORDER BY created_at""")
                 .param("most", most).query(UUID.class).list();
     }
 
@@ -346,12 +353,13 @@ public class PendingJobs {
     private List<QueuedJob> load(String condition, Map<String, Object> params) {
         List<Row> rows = jdbc.sql("""
                         SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds, j.profile_name, j.sweep_id,
-                               j.last_evaluation_id IS NOT NULL AS evaluated, j.pending_deadline, j.preemptible,
+                               l.evaluation_id IS NOT NULL AS evaluated, j.pending_deadline, j.preemptible,
                                j.preemptions,
                                CAST(j.spec ->> 'fallbackAfterSeconds' AS bigint) AS fallback_after_seconds,
                                CAST(j.spec ->> 'expectedRuntimeSeconds' AS bigint) AS expected_runtime_seconds,
                                e.instance_type, e.instance_count, e.region, e.training_plan
                           FROM jobs j JOIN job_entries e ON e.job_id = j.id
+                          LEFT JOIN latest_evaluations l ON l.job_id = j.id
                          WHERE j.status = 'PENDING' AND (%s)
                          ORDER BY %s, e.idx""".formatted(condition, QUEUE_ORDER))
                 .params(params)

@@ -47,8 +47,8 @@ class QueueStatistics {
     /** The statistics target of the refresh: its sample is 300 times this many rows of each table. */
     static final int SAMPLE_TARGET = 25;
     private static final String ANALYZE = """
-            ANALYZE jobs (id, team, status, priority, created_at, pending_deadline, runtime_deadline, last_evaluation_id,
-                          selected_type, selected_source, started_at, ended_at, sweep_id, sweep_key),
+            ANALYZE jobs (id, team, status, priority, created_at, pending_deadline, runtime_deadline, selected_type,
+                          selected_source, started_at, ended_at, sweep_id, sweep_key),
                     job_entries (job_id, instance_type, region, team, pending, instance_count, training_plan, priority,
                                  created_at)""";
 

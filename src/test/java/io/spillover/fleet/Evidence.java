@@ -91,7 +91,7 @@ record Evidence(List<Acknowledged> acknowledged, List<StoredJob> jobs, List<Tran
                 });
         Map<UUID, Evaluation> latest = new HashMap<>();
         db.sql("SELECT e.job_id, e.outcome, e.entries::text AS entries FROM job_evaluations e"
-                        + " JOIN jobs j ON j.last_evaluation_id = e.id")
+                        + " JOIN latest_evaluations l ON l.evaluation_id = e.id")
                 .query((ResultSet rs) -> {
                     var verdicts = new ArrayList<Verdict>();
                     for (JsonNode verdict : JSON.readTree(rs.getString("entries"))) {

@@ -50,10 +50,13 @@ class PendingJobsPlanTest extends ApiTest {
         jdbc.sql("ANALYZE job_entries").update();
         jdbc.sql("""
                 INSERT INTO jobs (id, team, name, kind, status, max_pending_seconds, priority, spec, created_at,
-                                  pending_deadline, last_evaluation_id)
+                                  pending_deadline)
                 SELECT gen_random_uuid(), ?, 'queued-' || g, 'TRAINING', 'PENDING', 86400, 0, '{}'::jsonb,
-                       now() + g * interval '1 ms', now() + interval '1 day', 0
+                       now() + g * interval '1 ms', now() + interval '1 day'
                   FROM generate_series(1, ?) g""").params(team, QUEUE).update();
+        // evaluated once, so that no sweep names them
+        jdbc.sql("INSERT INTO latest_evaluations (job_id, created_at, evaluation_id) SELECT id, created_at, 0 FROM jobs"
+                + " WHERE team = ?").param(team).update();
         jdbc.sql("""
                 INSERT INTO job_entries (job_id, idx, instance_type, instance_count, region, team, priority, created_at)
                 SELECT id, 0, CASE WHEN name = 'queued-7' THEN ? ELSE ? END, 1, 'us-east-1', team, priority, created_at

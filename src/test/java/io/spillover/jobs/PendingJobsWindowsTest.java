@@ -74,14 +74,33 @@ class PendingJobsWindowsTest extends ApiTest {
                 List.of(OfferingKey.onDemand("us-east-1", WIDE), OfferingKey.onDemand("us-east-1", NARROW))));
     }
 
+    @Test
+    void theSweepFindsTheJobsNoCycleEvaluatedAndForgetsThoseThatLeftTheQueueUnevaluated() {
+        String a = team(Map.of());
+        made.add(a);
+        UUID waiting = queue(a, "never-evaluated", 0, 0, WIDE);
+        UUID stopped = queue(a, "stopped-at-once", 0, 1, WIDE);
+        // older than anything else in the database, so that they come first
+        jdbc.sql("UPDATE latest_evaluations SET evaluation_id = NULL, created_at = timestamptz '2000-01-01 00:00:00+00'"
+                + " + CASE WHEN job_id = ? THEN interval '1 s' ELSE interval '0' END WHERE job_id IN (?, ?)")
+                .params(stopped, waiting, stopped).update();
+        jdbc.sql("UPDATE jobs SET status = 'STOPPED', ended_at = now() WHERE id = ?").param(stopped).update();
+
+        assertThat(pending.unevaluated(2)).containsExactly(waiting);
+        assertThat(jdbc.sql("SELECT job_id FROM latest_evaluations WHERE job_id IN (?, ?)").params(waiting, stopped)
+                .query(UUID.class).list()).containsExactly(waiting);
+    }
+
     private UUID queue(String team, String name, int priority, int second, String... types) {
         UUID id = UUID.randomUUID();
         jdbc.sql("""
                 INSERT INTO jobs (id, team, name, kind, status, max_pending_seconds, priority, spec, created_at,
-                                  pending_deadline, last_evaluation_id)
+                                  pending_deadline)
                 VALUES (?, ?, ?, 'TRAINING', 'PENDING', 86400, ?, '{}'::jsonb,
-                        timestamptz '2026-12-01 00:00:00+00' + ? * interval '1 s', now() + interval '1 day', 0)""")
+                        timestamptz '2026-12-01 00:00:00+00' + ? * interval '1 s', now() + interval '1 day')""")
                 .params(id, team, name, priority, second).update();
+        jdbc.sql("INSERT INTO latest_evaluations (job_id, created_at, evaluation_id) VALUES (?, now(), 0)").param(id)
+                .update();
         named.put(id, name);
         for (int i = 0; i < types.length; i++) {
             jdbc.sql("""
