@@ -38,6 +38,8 @@ public class PendingJobs {
      * which the placement core and the replay use (QueueOrderTest holds the two together, ties included).
      */
     static final String QUEUE_ORDER = "j.priority DESC, j.created_at, j.id";
+    private static final Comparator<QueuedJob> IN_QUEUE_ORDER = Comparator.comparing(job -> job.queued(null),
+            QueuedRequest.queueOrder());
 
     private final JdbcClient jdbc;
     private final SharingProperties sharing;
@@ -111,9 +113,9 @@ public class PendingJobs {
     }
 
     /**
-     * The jobs of an {@link Ask}, each read once, in queue order. A named job that lists a free offering is read with that offering's
-     * line, every team's: a new job must not take what frees ahead of older jobs that wait for it, and a cycle whose
-     * wake-up predates a release (a burst's submissions) sees the freed instance as well as the cycle of the release.
+     * The jobs of an {@link Ask}, each read once, in queue order. A named job that lists a free offering is read with
+     * that offering's line, every team's, so that it never takes an instance ahead of older jobs waiting for it: a
+     * cycle woken by a burst's submissions may see a released instance before the release's own cycle does.
      */
     public Heads heads(Ask ask) {
         var read = new LinkedHashMap<UUID, QueuedJob>();
@@ -122,7 +124,8 @@ public class PendingJobs {
         }
         var everyTeam = new HashSet<TypeInRegion>(ask.everyTeam());
         read.values().forEach(job -> job.preferences().entries().stream()
-                .map(entry -> TypeInRegion.of(entry.offering())).filter(ask.free()::containsKey).forEach(everyTeam::add));
+                .map(entry -> TypeInRegion.of(entry.offering())).filter(ask.free()::containsKey)
+                .forEach(everyTeam::add));
         var lines = new Ask(ask.named(), ask.free(), everyTeam, ask.teams(), ask.holdAge(), ask.lookAhead());
         var full = new HashMap<Window, Set<UUID>>();
         var behind = new LinkedHashSet<UUID>();
@@ -149,9 +152,6 @@ public class PendingJobs {
         }
         return new Heads(read.values().stream().sorted(IN_QUEUE_ORDER).toList(), full);
     }
-
-    private static final Comparator<QueuedJob> IN_QUEUE_ORDER = Comparator.comparing(job -> job.queued(null),
-            QueuedRequest.queueOrder());
 
     private List<QueuedJob> load(Collection<UUID> ids) {
         return load("j.id = ANY(:ids)", Map.of("ids", ids.toArray(UUID[]::new)));

@@ -81,7 +81,8 @@ class PendingJobsWindowsTest extends ApiTest {
         UUID waiting = queue(a, "never-evaluated", 0, 0, WIDE);
         UUID stopped = queue(a, "stopped-at-once", 0, 1, WIDE);
         // older than anything else in the database, so that they come first
-        jdbc.sql("UPDATE latest_evaluations SET evaluation_id = NULL, created_at = timestamptz '2000-01-01 00:00:00+00'"
+        jdbc.sql("UPDATE latest_evaluations SET evaluation_id = NULL,"
+                + " created_at = timestamptz '2000-01-01 00:00:00+00'"
                 + " + CASE WHEN job_id = ? THEN interval '1 s' ELSE interval '0' END WHERE job_id IN (?, ?)")
                 .params(stopped, waiting, stopped).update();
         jdbc.sql("UPDATE jobs SET status = 'STOPPED', ended_at = now() WHERE id = ?").param(stopped).update();
