@@ -5,7 +5,8 @@
 -- while releases waited behind those writes (issue 29). Rewriting a narrow row instead, they write about 1 kB.
 --
 -- Every job gets its row when it is submitted (NewJobs), with no evaluation yet: the safety sweep finds the jobs no
--- cycle has evaluated through the partial index on those, and removes the rows of jobs that left the queue first.
+-- cycle has evaluated through the partial index on those, and removes the rows of jobs that left the queue before
+-- any cycle evaluated them (such jobs get no row here either).
 CREATE TABLE latest_evaluations (
     job_id        uuid PRIMARY KEY,
     created_at    timestamptz NOT NULL,
@@ -14,7 +15,8 @@ CREATE TABLE latest_evaluations (
 );
 
 INSERT INTO latest_evaluations (job_id, created_at, evaluation_id, digest)
-SELECT id, created_at, last_evaluation_id, last_evaluation_digest FROM jobs;
+SELECT id, created_at, last_evaluation_id, last_evaluation_digest FROM jobs
+ WHERE last_evaluation_id IS NOT NULL OR status = 'PENDING';
 
 CREATE INDEX latest_evaluations_missing ON latest_evaluations (created_at) WHERE evaluation_id IS NULL;
 
