@@ -40,8 +40,7 @@ class CycleScopeTest extends ApiTest {
         awaitEvaluation(team, "missed");
 
         // capacity written behind the scheduler's back: no event announces it
-        jdbc.sql("UPDATE offerings SET total = 1 WHERE instance_type = ? AND region = 'us-east-1'"
-                + " AND source = 'on-demand'").param(G5).update();
+        Unannounced.capacity(jdbc, G5, 1);
 
         assertThat(awaitStatus(team, "missed", "RUNNING").get("transitions").toString()).contains("PLACED");
         capacity(G5, 0);

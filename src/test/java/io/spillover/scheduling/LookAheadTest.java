@@ -34,8 +34,7 @@ class LookAheadTest extends ApiTest {
             awaitEvaluation(team, name);
         }
         // three instances of the first choice appear behind the scheduler's back: no event names them
-        jdbc.sql("UPDATE offerings SET total = 3 WHERE instance_type = ? AND region = 'us-east-1'"
-                + " AND source = 'on-demand'").param(G5).update();
+        Unannounced.capacity(jdbc, G5, 3);
 
         capacity(G6, 1); // wakes the jobs listing G6: a window of 1 + 1 of the team's line
 

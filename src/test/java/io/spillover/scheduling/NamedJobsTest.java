@@ -28,8 +28,7 @@ class NamedJobsTest extends ApiTest {
         submit(team, job("older", entry(G5, 1)));
         awaitEvaluation(team, "older");
         // an instance frees behind the scheduler's back: the next cycle is the one of the newer job's submission
-        jdbc.sql("UPDATE offerings SET total = 1 WHERE instance_type = ? AND region = 'us-east-1'"
-                + " AND source = 'on-demand'").param(G5).update();
+        Unannounced.capacity(jdbc, G5, 1);
 
         submit(team, job("newer", entry(G5, 1)));
 
