@@ -44,7 +44,9 @@ import java.util.stream.Collectors;
  *       placements cannot cover the need now, none is preempted: the job waits for bounded borrowers to end (within
  *       the borrow horizon), and the pass after that preempts what is left to free. A claim holds
  *       instances in this pass only; the caller includes the claiming jobs ({@link Result#claims}) in every later
- *       pass, as it does holders, so that the hold stands until they start. A job claims one entry (its first that
+ *       pass, as it does holders, so that the hold stands until they start, and the placements being stopped for a
+ *       claim stay tied to it ({@link Claim#comingBack}): what comes back for one claim goes to it, not to another
+ *       claim of the same offering. A job claims one entry (its first that
  *       could fit so); with {@link SharingPolicy.WhenCanBorrow#BORROW} a job that could borrow an earlier entry
  *       borrows it instead.</li>
  *   <li><b>Borrowing rounds</b> (sharing on). The rounds again, for the jobs still waiting that do not claim, each
@@ -117,8 +119,16 @@ public final class QueuePass {
      *                   preempts ({@link Result#preemptions})
      * @param awaited    instances that borrowers hold and that no preemption takes back yet: bounded borrowers that
      *                   end by themselves, and preemptible ones stopped once those have ended
+     * @param comingBack the placements ({@link RunningPlacement#job}) whose instances make up {@code reclaiming}: the
+     *                   next pass ties them to this claim, so that what comes back for it goes to it and to no other
+     *                   claim of the offering
      */
-    public record Claim(int entry, OfferingKey offering, int instances, int held, int reclaiming, int awaited) {
+    public record Claim(int entry, OfferingKey offering, int instances, int held, int reclaiming, int awaited,
+                        List<String> comingBack) {
+
+        public Claim {
+            comingBack = List.copyOf(comingBack);
+        }
     }
 
     /**
@@ -253,7 +263,7 @@ public final class QueuePass {
             for (Mode mode : Mode.values()) {
                 tried.put(mode, new HashMap<>());
             }
-            this.reclaims = new Reclaims<>(placement, sharing, capacity, now);
+            this.reclaims = new Reclaims<>(placement, sharing, capacity, now, this.claimed);
         }
 
         Result<I> decide() {
@@ -324,15 +334,22 @@ public final class QueuePass {
         }
 
         /**
-         * Before the rounds: the jobs that claimed instances in the caller's previous pass, in queue order, take the
-         * entry they claimed if it fits within their guarantee now; one whose claim was all free or on its way back
-         * (no borrower left to end by itself) claims again before any other job may take what is free: what came
-         * back for it is its.
+         * Before the rounds: the jobs that claimed instances in the caller's previous pass take the entry they claimed
+         * if it fits within their guarantee now; one whose claim was all free or on its way back (no borrower left to
+         * end by itself) claims again before any other job may take what is free: what came back for it is its. The
+         * claims whose instances have all come back go first, then those still waiting for some of theirs, then
+         * those waiting for borrowers to end, each in queue order: instances free again are most likely the ones that
+         * came back for a claim of the first kind, and go to it rather than to a claim they were not stopped for.
          */
         private void startClaimants() {
-            for (QueuedRequest<I> job : sorted) {
+            List<QueuedRequest<I>> claimants = sorted.stream()
+                    .filter(job -> claimed.containsKey(job.id()))
+                    .sorted(Comparator.comparingInt((QueuedRequest<I> job) -> readiness(claimed.get(job.id())))
+                            .thenComparing(order))
+                    .toList();
+            for (QueuedRequest<I> job : claimants) {
                 Claim claim = claimed.get(job.id());
-                if (claim == null || selectedAlready(job) || claim.entry() >= job.request().preferences().size()) {
+                if (selectedAlready(job) || claim.entry() >= job.request().preferences().size()) {
                     continue;
                 }
                 Line line = lines.get(job.request().team());
@@ -352,6 +369,22 @@ public final class QueuePass {
                 // a claim that waited for borrowers to end holds free instances against borrowers only (step 5):
                 // jobs within their guarantee may use them meanwhile, rather than leave them idle for hours
             }
+        }
+
+        /**
+         * 0 for a claim whose instances have all come back, 1 for one still waiting for some of those being stopped
+         * for it, 2 for one waiting for borrowers to end.
+         */
+        private int readiness(Claim claim) {
+            if (claim.awaited() > 0) {
+                return 2;
+            }
+            for (RunningPlacement running : capacity.runningOn(claim.offering())) {
+                if (running.stopping() && claim.comingBack().contains(running.job())) {
+                    return 1;
+                }
+            }
+            return 0;
         }
 
         /** Whether some entry of the job could be borrowed now. */

@@ -50,12 +50,17 @@ final class Reclaims<I extends Comparable<I>> {
     private final Map<List<String>, Integer> claimedByTeam = new HashMap<>();
     /** {@link #reclaimable} per offering, until a promise changes it. */
     private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
+    /** Per placement being stopped, the job whose claim of the previous pass counted on it. */
+    private final Map<String, I> stoppedFor = new HashMap<>();
 
-    Reclaims(Placement placement, SharingPolicy sharing, Capacity capacity, Instant now) {
+    /** @param claimed the claims of the caller's previous pass: the placements each counted on stay tied to it */
+    Reclaims(Placement placement, SharingPolicy sharing, Capacity capacity, Instant now,
+             Map<I, QueuePass.Claim> claimed) {
         this.placement = placement;
         this.sharing = sharing;
         this.capacity = capacity;
         this.now = now;
+        claimed.forEach((job, claim) -> claim.comingBack().forEach(running -> stoppedFor.put(running, job)));
     }
 
     Map<QueuedRequest<I>, Claimed> claims() {
@@ -113,8 +118,8 @@ final class Reclaims<I extends Comparable<I>> {
                 + ", which is below its quota");
         int needed = entry.instanceCount() - held;
         List<RunningPlacement> stopping = new ArrayList<>();
-        for (RunningPlacement placement : candidates(key)) {
-            if (needed > 0 && placement.stopping()) {
+        for (RunningPlacement placement : comingBack(key, job.id())) {
+            if (needed > 0) {
                 promise(placement);
                 stopping.add(placement);
                 needed -= placement.instances();
@@ -132,8 +137,29 @@ final class Reclaims<I extends Comparable<I>> {
             victims = List.of();
             awaited = awaited(key, needed);
         }
+        var comingBack = new ArrayList<String>();
+        stopping.forEach(p -> comingBack.add(p.job()));
+        victims.forEach(p -> comingBack.add(p.job()));
         claims.put(job, new Claimed(new QueuePass.Claim(claimed, key, entry.instanceCount(), held,
-                sum(stopping) + sum(victims), sum(awaited)), stopping, victims, awaited));
+                sum(stopping) + sum(victims), sum(awaited), comingBack), stopping, victims, awaited));
+    }
+
+    /**
+     * The offering's placements being stopped that no claim of this pass counts on yet, those stopped for this job
+     * first, then those stopped for no claim, then those another claim counted on (it may have started since).
+     */
+    private List<RunningPlacement> comingBack(OfferingKey key, I job) {
+        var stopping = new ArrayList<RunningPlacement>();
+        for (RunningPlacement placement : candidates(key)) {
+            if (placement.stopping()) {
+                stopping.add(placement);
+            }
+        }
+        stopping.sort(Comparator.comparingInt(p -> {
+            I owner = stoppedFor.get(p.job());
+            return owner == null ? 1 : owner.equals(job) ? 0 : 2;
+        }));
+        return stopping;
     }
 
     /** Whether the entry fits within the team's guarantee and caps, on an offering that could hold it. */

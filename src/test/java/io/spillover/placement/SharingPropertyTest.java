@@ -44,7 +44,7 @@ class SharingPropertyTest {
     static final OfferingKey G6E_EAST = OfferingKey.onDemand("us-east-1", G6E);
     static final List<String> TEAMS = List.of("vision", "nlp", "speech", "ads");
     static final long CYCLE = 60;
-    static final int SEEDS = 12;
+    static final int SEEDS = 40;
 
     static final SharingPolicy POLICY = SharingPolicy.DEFAULT.withCycle(Duration.ofSeconds(CYCLE));
 
@@ -135,6 +135,8 @@ class SharingPropertyTest {
         private final Map<String, Job> waiting = new TreeMap<>();
         private final Map<String, Run> running = new LinkedHashMap<>();
         private final Map<String, Long> claimableSince = new HashMap<>();
+        /** Per claiming job, since when its claims have needed no borrower to end by itself. */
+        private final Map<String, Long> coveredSince = new HashMap<>();
         /** Per preempted job, the offering it gave back and the job it gave it to. */
         private final Map<String, Map.Entry<OfferingKey, String>> reclaimedFrom = new HashMap<>();
         private final List<String> log = new ArrayList<>();
@@ -240,6 +242,8 @@ class SharingPropertyTest {
                 PreferenceEntry entry = job.queued.request().preferences()
                         .get(outcome.decision().selected().orElseThrow().index());
                 checkNotTakenBack(job, entry, result);
+                // what was reclaimed for this job reached it: its victims may take the offering again
+                reclaimedFrom.values().removeIf(reclaim -> reclaim.getValue().equals(job.id));
                 boolean borrowed = outcome.decision().borrowed();
                 if (borrowed && !POLICY.bounded(job.queued.request().maxRuntime(), job.queued.request().preemptible())) {
                     fail("an unbounded job borrowed: " + job.id);
@@ -259,8 +263,30 @@ class SharingPropertyTest {
                 log.add(now + " preempt " + victim.job.id + " for " + preemption.forJob());
             }
             checkOnlyWhatIsNeeded(before, result);
+            checkClaimsServed(result, now);
             claims = result.claims();
             checkBooks();
+        }
+
+        /**
+         * What comes back for a claim goes to it: a job whose claim is all free or on its way back, pass after pass,
+         * starts within the grace and one cycle of its first such claim, whatever other claims the offering has.
+         */
+        private void checkClaimsServed(QueuePass.Result<String> result, long now) {
+            long bound = POLICY.grace().toSeconds() + CYCLE;
+            result.claims().forEach((job, claim) -> {
+                if (claim.awaited() > 0) {
+                    coveredSince.remove(job);
+                    return;
+                }
+                long since = coveredSince.computeIfAbsent(job, id -> now);
+                if (now - since > bound) {
+                    fail("seed " + seed + ": job " + job + " has claimed only free instances and instances on their"
+                            + " way back since " + since + " s, " + (now - since) + " s > " + bound + " s\n"
+                            + String.join("\n", log));
+                }
+            });
+            coveredSince.keySet().retainAll(result.claims().keySet());
         }
 
         /** The promise: claimable continuously for longer than the bound never happens. */
@@ -283,15 +309,20 @@ class SharingPropertyTest {
 
         /**
          * Whether the job's team is below its guarantee for an entry of its list, and the offering's free instances
-         * and those held beyond their teams' guarantees in borrowed or preemptible placements would make it fit.
+         * and those held beyond their teams' guarantees in borrowed or preemptible placements would make it fit, once
+         * the other lenders' jobs that claimed the offering in the last pass have what they claimed (among lenders, a
+         * claim goes to the best-ranked job first, and the next one's wait starts once what remains could serve it).
          */
         private boolean claimable(Capacity capacity, Job job) {
             TeamState team = teams.get(job.team());
             for (PreferenceEntry entry : job.queued.request().preferences().entries()) {
                 String type = entry.instanceType();
+                int claimedByOthers = claims.entrySet().stream()
+                        .filter(c -> !c.getKey().equals(job.id) && c.getValue().offering().equals(entry.offering()))
+                        .mapToInt(c -> c.getValue().instances()).sum();
                 if (team.inUse(type) + entry.instanceCount() <= team.guarantee(type)
                         && capacity.offering(entry.offering()).orElseThrow().available()
-                        + capacity.reclaimable(entry.offering()) >= entry.instanceCount()) {
+                        + capacity.reclaimable(entry.offering()) - claimedByOthers >= entry.instanceCount()) {
                     return true;
                 }
             }

@@ -159,7 +159,8 @@ class SharingTest {
                 QueuePass.Preemption::reason).containsExactly(org.assertj.core.groups.Tuple.tuple("borrowed", "train-7",
                 "preempted for job train-7 of team nlp, which needs 2 ml.p4d.24xlarge within its quota: this job"
                         + " borrowed 2 beyond team vision's quota"));
-        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0));
+        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0,
+                List.of("borrowed")));
     }
 
     @Test
@@ -174,7 +175,8 @@ class SharingTest {
 
         assertThat(result.preemptions()).extracting(p -> p.victim().job()).containsExactly("young");
         assertThat(result.outcomes().get(0).revisitAt()).isNull();
-        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0));
+        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0,
+                List.of("young")));
     }
 
     @Test
@@ -209,7 +211,8 @@ class SharingTest {
 
         // 1 free is held; 1 more is needed: "newer" (priority 0, started last) covers it alone
         assertThat(two.preemptions()).extracting(p -> p.victim().job()).containsExactly("newer");
-        assertThat(two.claims().get("needs-two")).isEqualTo(new QueuePass.Claim(0, P4D_EAST, 2, 1, 2, 0));
+        assertThat(two.claims().get("needs-two")).isEqualTo(new QueuePass.Claim(0, P4D_EAST, 2, 1, 2, 0,
+                List.of("newer")));
         // 2 more needed: still "newer" alone, not "older" too
         assertThat(three.preemptions()).extracting(p -> p.victim().job()).containsExactly("newer");
     }
@@ -272,11 +275,53 @@ class SharingTest {
         var victim = queued("borrowed", preemptible("vision", p4d(2)), -3600);
         var later = new QueuedRequest<>("later", preemptible("cv", p4d(2)), 5, NOW.minusSeconds(10), null,
                 Duration.ofMinutes(1)); // higher priority, shorter: it would go first in the rounds
-        var claims = Map.of("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0));
+        var claims = Map.of("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0, List.of("borrowed")));
 
         var result = pass().decide(List.of(victim, claimant, later), after, Map.of(), NOW, claims);
 
         assertThat(selections(result)).containsExactly("later:-", "borrowed:-", "train-7:0");
+    }
+
+    @Test
+    void instancesThatCameBackForOneClaimGoToItNotToAnEarlierJobWaitingForABorrowerToEnd() {
+        // nlp's "early" waits for a bounded borrower to end; "late" preempted b2 for itself, and b2's 2 came back
+        Capacity after = fleet(6, 0).p4dInUse(4).team(lender("vision", 0, 4)).team(lender("nlp", 4, 0))
+                .running(new RunningPlacement("bounded", "vision", P4D_EAST, 2, 0, NOW.minusSeconds(600), true, false,
+                        Duration.ofHours(1), 0, null))
+                .running(placed("b3", "vision", 2, true, true, -3600))
+                .capacity();
+        var early = queued("early", preemptible("nlp", p4d(2)), -900);
+        var late = queued("late", preemptible("nlp", p4d(2)), -300);
+        var claims = new java.util.LinkedHashMap<String, QueuePass.Claim>();
+        claims.put("early", new QueuePass.Claim(0, P4D_EAST, 2, 0, 0, 2, List.of()));
+        claims.put("late", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0, List.of("b2")));
+
+        var result = pass().decide(List.of(early, late), after, Map.of(), NOW, claims);
+
+        assertThat(selections(result)).containsExactly("early:-", "late:0");
+        assertThat(result.claims()).containsOnlyKeys("early");
+    }
+
+    @Test
+    void eachClaimCountsFirstOnThePlacementsStoppedForItSoNoThirdBorrowerIsPreempted() {
+        // b1 (2) is being stopped for "first", b2 (1) for "second"; b2 started last, so it would sort first
+        Instant stopped = NOW.minusSeconds(30);
+        Capacity capacity = fleet(5, 0).p4dInUse(5).team(lender("vision", 0, 5)).team(lender("nlp", 4, 0))
+                .running(placed("b1", "vision", 2, true, true, -7200).preempted(stopped))
+                .running(placed("b2", "vision", 1, true, true, -3600).preempted(stopped))
+                .running(placed("b3", "vision", 2, true, true, -1800))
+                .capacity();
+        var first = queued("first", preemptible("nlp", p4d(2)), -120);
+        var second = queued("second", preemptible("nlp", p4d(1)), -60);
+        var claims = new java.util.LinkedHashMap<String, QueuePass.Claim>();
+        claims.put("first", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0, List.of("b1")));
+        claims.put("second", new QueuePass.Claim(0, P4D_EAST, 1, 0, 1, 0, List.of("b2")));
+
+        var result = pass().decide(List.of(first, second), capacity, Map.of(), NOW, claims);
+
+        assertThat(result.preemptions()).isEmpty();
+        assertThat(result.claims()).containsEntry("first", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0,
+                List.of("b1"))).containsEntry("second", new QueuePass.Claim(0, P4D_EAST, 1, 0, 1, 0, List.of("b2")));
     }
 
     @Test
