@@ -134,9 +134,10 @@ public final class Capacity {
     }
 
     /**
-     * Instances of the offering a team below its guarantee may get back from borrowers: per team holding more of the
-     * type than its guarantee, what it holds on this offering in placements that borrowed or are preemptible, at
-     * most its excess over its guarantee. Bounded borrowers count: they end within the borrow horizon.
+     * Instances of the offering a team below its guarantee may get back from borrowers: those being stopped, and per
+     * team holding more of the type than its guarantee, what it holds on this offering in placements that borrowed or
+     * are preemptible, at most its excess over its guarantee once its placements being stopped have given theirs
+     * back. Bounded borrowers count: they end within the borrow horizon.
      */
     public int reclaimable(OfferingKey key) {
         Integer known = reclaimable.get(key);
@@ -148,18 +149,40 @@ public final class Capacity {
     }
 
     private int reclaimableNow(OfferingKey key) {
+        int total = 0;
         var byTeam = new HashMap<String, Integer>();
         for (RunningPlacement placement : runningOn(key)) {
-            if (placement.borrowed() || placement.preemptible() || placement.stopping()) {
+            if (placement.stopping()) {
+                total += placement.instances();
+            } else if (placement.borrowed() || placement.preemptible()) {
                 byTeam.merge(placement.team(), placement.instances(), Integer::sum);
             }
         }
-        int total = 0;
         for (Map.Entry<String, Integer> held : byTeam.entrySet()) {
-            int excess = team(held.getKey()).map(t -> t.borrowed(key.instanceType())).orElse(0);
-            total += Math.min(excess, held.getValue());
+            total += Math.min(excessBeyondStopping(held.getKey(), key.instanceType()), held.getValue());
         }
         return total;
+    }
+
+    /**
+     * What the team holds of the type beyond its guarantee once its placements being stopped have given their
+     * instances back: a reclaim counts a stopping placement once, as coming back, not again as part of the excess.
+     */
+    public int excessBeyondStopping(String teamName, String instanceType) {
+        int excess = team(teamName).map(t -> t.borrowed(instanceType)).orElse(0);
+        if (excess == 0) {
+            return 0;
+        }
+        for (Map.Entry<OfferingKey, List<RunningPlacement>> on : running.entrySet()) {
+            if (on.getKey().instanceType().equals(instanceType)) {
+                for (RunningPlacement placement : on.getValue()) {
+                    if (placement.stopping() && placement.team().equals(teamName)) {
+                        excess -= placement.instances();
+                    }
+                }
+            }
+        }
+        return Math.max(0, excess);
     }
 
     /** Free instances of the type over all its offerings, less what is held. */

@@ -44,6 +44,8 @@ final class Reclaims<I extends Comparable<I>> {
     private final List<QueuePass.Preemption<I>> preemptions = new ArrayList<>();
     /** Placements whose instances a claim of this pass counts on. */
     private final Set<RunningPlacement> promised = new HashSet<>();
+    /** Per team and type, {@link Capacity#excessBeyondStopping}, read once a pass. */
+    private final Map<List<String>, Integer> excessBeyondStopping = new HashMap<>();
     /** Per team and type, instances of its excess over its guarantee that claims of this pass count on. */
     private final Map<List<String>, Integer> excessPromised = new HashMap<>();
     /** Per team and type, what its claims of this pass need: a team claims no more than its guarantee. */
@@ -301,15 +303,23 @@ final class Reclaims<I extends Comparable<I>> {
         return placement.maxRuntime() == null ? Instant.MAX : placement.startedAt().plus(placement.maxRuntime());
     }
 
+    /**
+     * What the team still gives back of its excess over its guarantee for the type: its excess once its placements
+     * being stopped are back (those count once, as coming back), less what claims of this pass already count on.
+     */
     private int excessLeft(String team, String type) {
-        int excess = capacity.team(team).map(t -> t.borrowed(type)).orElse(0);
-        return excess - excessPromised.getOrDefault(List.of(team, type), 0);
+        List<String> key = List.of(team, type);
+        int excess = excessBeyondStopping.computeIfAbsent(key, k -> capacity.excessBeyondStopping(team, type));
+        return excess - excessPromised.getOrDefault(key, 0);
     }
 
     private void promise(RunningPlacement placement) {
         reclaimable.clear(); // a team's excess is shared by its offerings of the type
         promised.add(placement);
-        excessPromised.merge(List.of(placement.team(), placement.instanceType()), placement.instances(), Integer::sum);
+        if (!placement.stopping()) {
+            excessPromised.merge(List.of(placement.team(), placement.instanceType()), placement.instances(),
+                    Integer::sum);
+        }
     }
 
     private static int sum(List<RunningPlacement> placements) {

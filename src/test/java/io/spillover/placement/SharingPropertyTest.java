@@ -269,12 +269,17 @@ class SharingPropertyTest {
         }
 
         /**
-         * What comes back for a claim goes to it: a job whose claim is all free or on its way back, pass after pass,
+         * Every claim is covered: what is free, on its way back and awaited covers what its job needs. What comes
+         * back for a claim goes to it: a job whose claim is all free or on its way back, pass after pass,
          * starts within the grace and one cycle of its first such claim, whatever other claims the offering has.
          */
         private void checkClaimsServed(QueuePass.Result<String> result, long now) {
             long bound = POLICY.grace().toSeconds() + CYCLE;
             result.claims().forEach((job, claim) -> {
+                if (claim.held() + claim.reclaiming() + claim.awaited() < claim.instances()) {
+                    fail("seed " + seed + ": job " + job + "'s claim falls short: " + claim + "\n"
+                            + String.join("\n", log));
+                }
                 if (claim.awaited() > 0) {
                     coveredSince.remove(job);
                     return;

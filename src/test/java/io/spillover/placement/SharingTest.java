@@ -325,6 +325,24 @@ class SharingTest {
     }
 
     @Test
+    void aPlacementBeingStoppedCountsOnceNotAgainAsPartOfItsTeamsExcess() {
+        // vision holds 3 on a guarantee of 2; its 1 beyond is the placement being stopped (for a job since started)
+        Capacity capacity = fleet(3, 0).p4dInUse(3).team(lender("vision", 2, 3)).team(lender("nlp", 4, 0))
+                .running(placed("stopping", "vision", 1, true, true, -3600).preempted(NOW.minusSeconds(30)))
+                .running(placed("b", "vision", 1, true, true, -1800))
+                .running(placed("c", "vision", 1, false, true, -1200))
+                .capacity();
+        var job = queued("needs-two", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        // 1 comes back; vision is then within its guarantee: nothing more is reclaimable, and no claim falls short
+        assertThat(capacity.reclaimable(P4D_EAST)).isEqualTo(1);
+        assertThat(result.claims()).isEmpty();
+        assertThat(result.preemptions()).isEmpty();
+    }
+
+    @Test
     void aTeamClaimsNoMoreThanItsGuaranteeAndOnlyAStrictFifoTeamsHeadClaims() {
         // nlp's guarantee is 4: two jobs of 3 each fit it alone, not together
         Capacity capacity = fleet(6, 0).p4dInUse(6).team(lender("vision", 0, 6)).team(lender("nlp", 4, 0))
