@@ -31,7 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       claiming job needs, and one within its minimum run only when its team's placements there past theirs would
  *       not cover the need instead;</li>
  *   <li>a preempted job does not take back the offering it was preempted from while the job it made room for still
- *       waits for it.</li>
+ *       waits for it;</li>
+ *   <li>every claim is covered (what is held, coming back and awaited is at least what its job needs), and a claim
+ *       that waits for no borrower to end starts within the grace and one cycle of its first such pass: what comes
+ *       back for one claim goes to it, not to another claim of the offering.</li>
  * </ul>
  * Seeded, so a failure names the seed that makes it again.
  */
