@@ -6,11 +6,15 @@ import io.spillover.jobs.RunningJobs;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.ExpectedRuns;
 import io.spillover.placement.QueuePolicy;
+import io.spillover.placement.RunningPlacement;
+import io.spillover.placement.SharingPolicy;
 import io.spillover.queue.FairShares;
 import io.spillover.queue.RunHistory;
 import io.spillover.replay.RunPool;
 import io.spillover.replay.Runs;
 import io.spillover.replay.Situation;
+import io.spillover.scheduling.SchedulingProperties;
+import io.spillover.tenancy.SharingProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,9 +53,12 @@ class Situations {
     private final RunHistory history;
     private final Clock clock;
     private final TransactionTemplate snapshot;
+    private final SharingPolicy sharing;
 
     Situations(CapacityService capacity, RunningJobs running, FairShares fairShares,
-               RunHistory history, Clock clock, PlatformTransactionManager transactions) {
+               RunHistory history, Clock clock, PlatformTransactionManager transactions,
+               SharingProperties sharing, SchedulingProperties scheduling) {
+        this.sharing = sharing.policy(scheduling.sweepInterval());
         this.snapshot = new TransactionTemplate(transactions);
         snapshot.setReadOnly(true);
         snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
@@ -94,11 +101,17 @@ class Situations {
             }
         });
 
+        // what a reclaim knows of each placement, as the scheduler's pass reads it
+        var placements = new HashMap<String, RunningPlacement>();
+        if (sharing.enabled()) {
+            running.placements(now).forEach(p -> placements.put(p.job(), p));
+        }
         var runningNow = new ArrayList<Situation.Running<UUID>>(live.size());
         for (RunningJobs.RunningJob job : live) {
             Duration ran = job.startedAt() == null ? Duration.ZERO : Duration.between(job.startedAt(), now);
             runningNow.add(new Situation.Running<>(job.id(), job.team(), job.entry(), ran, job.stopping(),
-                    pools.runs(job.team(), job.profile(), job.maxRuntime(), job.hint(), job.sweep())));
+                    pools.runs(job.team(), job.profile(), job.maxRuntime(), job.hint(), job.sweep()),
+                    placements.get(job.id().toString())));
         }
         var waiting = new ArrayList<Situation.Waiting<UUID>>(queue.size());
         var teams = new HashMap<UUID, String>();
@@ -109,7 +122,8 @@ class Situations {
             teams.put(job.id(), job.team());
         }
         return new Read(new Situation<>(now, policy, snapshot.offerings(), snapshot.plans(), snapshot.teams(),
-                policy.fairShare() ? shares.shares() : Map.of(), sweepRuns, runningNow, waiting, List.of()), teams);
+                policy.fairShare() ? shares.shares() : Map.of(), sweepRuns, runningNow, waiting, List.of(), sharing),
+                teams);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.spillover.replay;
 
 import io.spillover.placement.Capacity;
 import io.spillover.placement.QueuePolicy;
+import io.spillover.placement.RunningPlacement;
 import io.spillover.placement.QueuedRequest;
 import io.spillover.placement.TeamShare;
 import java.time.Duration;
@@ -211,6 +212,9 @@ public final class EstimateAccuracy {
         RuntimeHistory history = step.history();
         var running = new ArrayList<Situation.Running<String>>();
         var sweeps = new HashSet<String>();
+        // what a reclaim knows of each placement, as the step's pass read it
+        var placements = new HashMap<String, RunningPlacement>();
+        step.placements().forEach(p -> placements.put(p.job(), p));
         for (QueueReplay.Running run : step.running()) {
             if (run.job() == null) {
                 running.add(new Situation.Running<>("holding-" + run.rank(), run.team(), run.entry(),
@@ -222,7 +226,8 @@ public final class EstimateAccuracy {
                 sweeps.add(runs.sweep());
             }
             running.add(new Situation.Running<>(run.job().id(), run.team(), run.entry(),
-                    Duration.ofSeconds(now - run.startSeconds()), false, runs));
+                    Duration.ofSeconds(now - run.startSeconds()), run.preemptedAt() >= 0, runs,
+                    placements.get(run.job().id())));
         }
         var waiting = new ArrayList<Situation.Waiting<String>>(step.pending().size());
         step.pending().forEach((queued, job) -> {
@@ -240,7 +245,7 @@ public final class EstimateAccuracy {
         });
         Map<String, TeamShare> shares = rules.fairShare() ? step.ledger().shares(at, rules.shareHalfLife()) : Map.of();
         return new Situation<>(at, rules, capacity.offerings(), capacity.plans(), capacity.teams(), shares, sweepRuns,
-                running, waiting, arrivals(step, jobs));
+                running, waiting, arrivals(step, jobs), step.sharing());
     }
 
     /** The jobs the forecast expects to come, under the settings' model, from the submissions before now only. */

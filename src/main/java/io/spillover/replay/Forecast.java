@@ -12,6 +12,7 @@ import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.QueuePass;
 import io.spillover.placement.QueuePolicy;
 import io.spillover.placement.QueuedRequest;
+import io.spillover.placement.RunningPlacement;
 import io.spillover.placement.TeamShare;
 import io.spillover.placement.TeamState;
 import java.time.Duration;
@@ -174,6 +175,9 @@ public final class Forecast {
     private final class Model<I extends Comparable<I>> {
         final Situation<I> situation;
         final QueuePass pass;
+        /** Whether the passes lend, borrow and reclaim: then each sample keeps the running placements. */
+        final boolean sharing;
+        final Map<I, Job<I>> jobById = new HashMap<>();
         final Instant now;
         final List<OfferingKey> keys = new ArrayList<>();
         final Map<OfferingKey, Integer> keyIndex = new HashMap<>();
@@ -198,7 +202,8 @@ public final class Forecast {
         Model(Situation<I> situation, Set<I> only, int samples, Map<I, Long> trueRuns) {
             this.samples = samples;
             this.situation = situation;
-            this.pass = new QueuePass(placement, situation.policy());
+            this.pass = new QueuePass(placement, situation.policy(), situation.sharing());
+            this.sharing = situation.sharing().enabled();
             this.now = situation.now();
             for (OfferingState offering : situation.offerings()) {
                 keyIndex.put(offering.key(), keys.size());
@@ -234,11 +239,13 @@ public final class Forecast {
                 boolean target = only == null || only.contains(w.job().id());
                 jobs.add(new Job<>(jobs.size(), w, 0, target, drawn(w.runs(), trueRuns.get(w.job().id()))));
             }
+
             for (Situation.Waiting<I> a : situation.arrivals().stream()
                     .sorted(Comparator.comparing(w -> w.job(), QueuedRequest.queueOrder())).toList()) {
                 long at = Math.max(0, seconds(a.job().submittedAt()));
                 jobs.add(new Job<>(jobs.size(), a, at, false, drawn(a.runs())));
             }
+            jobs.forEach(job -> jobById.put(job.request.id(), job));
             starts = new long[samples][];
             entries = new int[samples][];
             offerings = new int[samples][];
@@ -411,9 +418,15 @@ public final class Forecast {
     private static final java.time.format.DateTimeFormatter WHEN =
             java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(java.time.ZoneOffset.UTC);
 
-    /** A run in a sample: a job of the situation's ({@code job} null: a running one, {@code runningIndex}) or one started in it. */
+    /**
+     * A run in a sample: a running job of the situation's ({@code member} {@code -1 - r}) or a waiting job started in
+     * it ({@code member} its index).
+     *
+     * @param placement  what a reclaim knows of it, when the situation shares guarantees; null otherwise
+     * @param naturalEnd when it ends if no reclaim stops it
+     */
     private record Run(long end, long start, int offering, String team, PreferenceEntry entry, String sweep, int member,
-                       int seq) {
+                       int seq, RunningPlacement placement, long naturalEnd) {
     }
 
     /** What a line of alike jobs shares: the pass ranks its members by submission alone. */
@@ -455,6 +468,12 @@ public final class Forecast {
                 .thenComparingInt(j -> j.index));
         final Map<String, SweepState> sweeps = new HashMap<>();
         final Map<String, Double> charged = new HashMap<>();
+        /** With sharing: the runs holding instances, by their placement's job, as a reclaim chooses from them. */
+        final Map<String, Run> live = new HashMap<>();
+        /** With sharing: the claims of the last pass, handed to the next as the scheduler hands them. */
+        Map<I, QueuePass.Claim> claims = Map.of();
+        /** With sharing: what is left of the runs of jobs a reclaim stopped, by job, for when they start again. */
+        final Map<Integer, Long> rest = new HashMap<>();
         final int[] offeringStarts;
         int seq;
         int targetsLeft;
@@ -519,8 +538,13 @@ public final class Forecast {
                 end = Math.min(end, planEnd(running.entry()));
                 model.runningEnds[s][r] = end;
                 Integer offering = model.keyIndex.get(running.entry().offering());
-                runs.add(new Run(end, -ran, offering == null ? -1 : offering, running.team(), running.entry(),
-                        running.runs().sweep(), -1 - r, seq++));
+                RunningPlacement placement = model.sharing ? placement(running) : null;
+                Run run = new Run(end, -ran, offering == null ? -1 : offering, running.team(), running.entry(),
+                        running.runs().sweep(), -1 - r, seq++, placement, end);
+                runs.add(run);
+                if (placement != null) {
+                    live.put(placement.job(), run);
+                }
                 if (running.runs().sweep() != null) {
                     sweep(running.runs().sweep()).running.put(-1 - r, -ran);
                 }
@@ -542,6 +566,16 @@ public final class Forecast {
                     revisits.add(model.seconds(opens));
                 }
             }
+        }
+
+        /** A running job of the situation as a reclaim sees it: as the scheduler read it, else neither borrowed nor preemptible. */
+        RunningPlacement placement(Situation.Running<I> running) {
+            if (running.placement() != null) {
+                return running.placement();
+            }
+            return new RunningPlacement(String.valueOf(running.id()), running.team(), running.entry().offering(),
+                    running.entry().instanceCount(), 0, model.now.minus(running.ranFor()), false, false,
+                    running.runs().maxRuntime(), 0, running.stopping() ? model.now : null);
         }
 
         double uniform(Object id) {
@@ -631,6 +665,10 @@ public final class Forecast {
         }
 
         void release(Run run, long t) {
+            boolean stopped = run.placement() != null && run.placement().stopping() && run.end() < run.naturalEnd();
+            if (run.placement() != null) {
+                live.remove(run.placement().job(), run);
+            }
             if (run.offering() >= 0) {
                 inUse[run.offering()] = Math.max(0, inUse[run.offering()] - run.entry().instanceCount());
             }
@@ -642,7 +680,15 @@ public final class Forecast {
                 counts[0] = Math.max(0, counts[0] - run.entry().instanceCount() * accelerators(run.entry()));
                 counts[1] = Math.max(0, counts[1] - 1);
             }
-            if (run.sweep() != null) {
+            if (stopped && run.member() >= 0) {
+                // a reclaim stopped it: it waits again at its place, to run the rest of its run (its checkpoints)
+                Job<I> job = model.jobs.get(run.member());
+                rest.put(job.index, Math.max(1, run.naturalEnd() - run.end()));
+                join(job);
+            }
+            if (run.sweep() != null && stopped) {
+                sweep(run.sweep()).running.remove(run.member());
+            } else if (run.sweep() != null) {
                 SweepState sweep = sweep(run.sweep());
                 sweep.running.remove(run.member());
                 sweep.ended.add(Math.max(1, run.end() - run.start()));
@@ -670,7 +716,12 @@ public final class Forecast {
                 int[] counts = teamCounts.get(team);
                 teams.add(state.withUse(teamInstances.get(team), counts[0], counts[1]));
             });
-            return new Capacity(offerings, plans.values(), teams);
+            if (!model.sharing) {
+                return new Capacity(offerings, plans.values(), teams);
+            }
+            var placements = new ArrayList<RunningPlacement>(live.size());
+            live.values().forEach(run -> placements.add(run.placement()));
+            return new Capacity(offerings, plans.values(), teams, placements);
         }
 
         void pass(long t) {
@@ -678,6 +729,9 @@ public final class Forecast {
             int free = 0;
             for (OfferingState offering : capacity.offerings()) {
                 free += offering.available();
+                if (model.sharing) {
+                    free += capacity.reclaimable(offering.key()); // a lender's job may claim what borrowers hold
+                }
             }
             if (!exact && free == 0 || lines.isEmpty()) {
                 return;
@@ -702,7 +756,8 @@ public final class Forecast {
                     var seen = new java.util.HashSet<OfferingKey>();
                     for (PreferenceEntry entry : head.request.request().preferences().entries()) {
                         if (seen.add(entry.offering())) {
-                            room += capacity.free(entry.offering());
+                            room += capacity.free(entry.offering())
+                                    + (model.sharing ? capacity.reclaimable(entry.offering()) : 0);
                         }
                     }
                     boolean mayHold = policy.reserveAfter() != null && minimumCount(head.request) > 1
@@ -729,12 +784,14 @@ public final class Forecast {
                     if (take-- <= 0) {
                         break;
                     }
-                    Runs runs = job.runs();
-                    Duration run = !ranked ? null : expected.computeIfAbsent(Arrays.asList(runs.maxRuntime(),
-                            runs.hint(), runs.sweep(), runs.typical()), k -> runs.expected(known(runs.sweep(), t)));
-                    fed.add(new QueuedRequest<>(job.request.id(), job.request.request(), job.request.priority(),
-                            job.request.submittedAt(), job.request.fallbackAfter(), run));
-                    byId.put(job.request.id(), job);
+                    feed(job, ranked, expected, fed, byId, t);
+                }
+            }
+            // the last pass's claimants are in every pass until they start, as the scheduler keeps them
+            for (I claimant : claims.keySet()) {
+                Job<I> job = model.jobById.get(claimant);
+                if (job != null && !byId.containsKey(claimant) && waiting(job)) {
+                    feed(job, true, expected, fed, byId, t);
                 }
             }
             if (fed.isEmpty()) {
@@ -743,7 +800,13 @@ public final class Forecast {
             passes++;
             decisions += fed.size();
             Map<String, TeamShare> shares = policy.fairShare() ? shares(t) : Map.of();
-            QueuePass.Result<I> result = model.pass.selections(fed, capacity, shares, at);
+            QueuePass.Result<I> result = model.pass.selections(fed, capacity, shares, at, claims);
+            if (model.sharing) {
+                claims = result.claims();
+                for (QueuePass.Preemption<I> preemption : result.preemptions()) {
+                    preempt(preemption, t, at);
+                }
+            }
             for (QueuePass.Outcome<I> outcome : result.outcomes()) {
                 Job<I> job = byId.get(outcome.job().id());
                 if (outcome.decision().isSelected()) {
@@ -751,6 +814,40 @@ public final class Forecast {
                 } else if (outcome.revisitAt() != null) {
                     revisits.add(Math.max(t + 1, model.seconds(outcome.revisitAt())));
                 }
+            }
+        }
+
+        /** Hands the pass the job as the queue holds it, with the run the scheduler would expect at {@code t}. */
+        void feed(Job<I> job, boolean ranked, Map<List<Object>, Duration> expected, List<QueuedRequest<I>> fed,
+                  Map<I, Job<I>> byId, long t) {
+            Runs runs = job.runs();
+            Duration run = !ranked ? null : expected.computeIfAbsent(Arrays.asList(runs.maxRuntime(), runs.hint(),
+                    runs.sweep(), runs.typical()), k -> runs.expected(known(runs.sweep(), t)));
+            fed.add(new QueuedRequest<>(job.request.id(), job.request.request(), job.request.priority(),
+                    job.request.submittedAt(), job.request.fallbackAfter(), run));
+            byId.put(job.request.id(), job);
+        }
+
+        /** Whether the job waits in its line (it has not started, or a reclaim stopped it and it waits again). */
+        boolean waiting(Job<I> job) {
+            Line<I> line = job.line == null ? null : lines.get(job.line);
+            return line != null && line.members.containsKey(job.request);
+        }
+
+        /** A reclaim stops the run with the grace: its instances come back then, and its job waits again. */
+        void preempt(QueuePass.Preemption<I> preemption, long t, Instant at) {
+            Run victim = live.get(preemption.victim().job());
+            if (victim == null || victim.placement().stopping()) {
+                return;
+            }
+            runs.remove(victim);
+            long end = Math.min(victim.end(), Math.max(t + 1, t + model.situation.sharing().grace().toSeconds()));
+            Run stopping = new Run(end, victim.start(), victim.offering(), victim.team(), victim.entry(),
+                    victim.sweep(), victim.member(), seq++, victim.placement().preempted(at), victim.naturalEnd());
+            runs.add(stopping);
+            live.put(stopping.placement().job(), stopping);
+            if (victim.member() < 0) {
+                model.runningEnds[s][-1 - victim.member()] = end;
             }
         }
 
@@ -797,15 +894,27 @@ public final class Forecast {
                 charged.merge(team, TeamShare.charge(entry.instanceCount() * placement.shareUnits(entry.instanceType()),
                         outcome.job().expectedRuntime(), model.situation.policy().shareHalfLife()), Double::sum);
             }
-            long run = capped(job.drawn.draw().draw(uniform(job.request.id()), 0), job.runs());
-            long end = Math.min(t + Math.max(1, run), planEnd(entry));
+            Long left = rest.remove(job.index);
+            long run = left != null ? left : capped(job.drawn.draw().draw(uniform(job.request.id()), 0), job.runs());
+            long end = Math.max(t + 1, Math.min(t + Math.max(1, run), planEnd(entry)));
             String sweep = job.runs().sweep();
-            runs.add(new Run(Math.max(t + 1, end), t, offering == null ? -1 : offering, team, entry, sweep, job.index,
-                    seq++));
+            RunningPlacement placement = !model.sharing ? null : new RunningPlacement(String.valueOf(job.request.id()),
+                    team, entry.offering(), entry.instanceCount(), job.request.priority(), model.at(t),
+                    outcome.decision().borrowed(), job.request.request().preemptible(),
+                    job.request.request().maxRuntime(), 0, null);
+            Run started = new Run(end, t, offering == null ? -1 : offering, team, entry, sweep, job.index, seq++,
+                    placement, end);
+            runs.add(started);
+            if (placement != null) {
+                live.put(placement.job(), started);
+            }
             if (sweep != null) {
                 sweep(sweep).running.put(job.index, t);
             }
             int j = job.index;
+            if (model.starts[s][j] != Long.MAX_VALUE) {
+                return; // started before in this sample, and stopped by a reclaim: its estimate is its first start
+            }
             model.starts[s][j] = t;
             model.entries[s][j] = index;
             model.offerings[s][j] = offering == null ? -1 : offering;

@@ -10,6 +10,7 @@ import io.spillover.placement.QueuePass;
 import io.spillover.placement.QueuePolicy;
 import io.spillover.placement.QueuedRequest;
 import io.spillover.placement.RunningPlacement;
+import io.spillover.placement.SharingPolicy;
 import io.spillover.placement.TeamShare;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,11 +113,13 @@ public final class QueueReplay {
      * The replay as it stands after a step, for an observer that reads it and changes nothing (the estimates of
      * {@link EstimateAccuracy}).
      *
-     * @param submitted the jobs submitted at this step
+     * @param submitted  the jobs submitted at this step
+     * @param sharing    how the policy lends, borrows and reclaims ({@link SharingPolicy#OFF} for hard limits)
+     * @param placements the running placements as the step's pass read them (empty without sharing)
      */
     record Step(long now, QueuePolicy rules, Ledger ledger, RuntimeHistory history,
                 java.util.Map<QueuedRequest<String>, ReplayJob> pending, java.util.Collection<Running> running,
-                List<ReplayJob> submitted) {
+                List<ReplayJob> submitted, SharingPolicy sharing, List<RunningPlacement> placements) {
     }
 
     /** Told of every step once its starts are made; reads only. */
@@ -347,7 +350,9 @@ public final class QueueReplay {
             }
             if (observer != null) {
                 observer.stepped(new Step(now, rules, ledger, history, java.util.Collections.unmodifiableMap(pending),
-                        java.util.Collections.unmodifiableCollection(running), jobs.subList(firstSubmitted, next)));
+                        java.util.Collections.unmodifiableCollection(running), jobs.subList(firstSubmitted, next),
+                        sharing ? lending.policy() : SharingPolicy.OFF,
+                        sharing ? placements(running, attempts, lending) : List.of()));
             }
         }
         if (!ledger.idle()) {

@@ -5,6 +5,8 @@ import io.spillover.placement.PlanState;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.QueuePolicy;
 import io.spillover.placement.QueuedRequest;
+import io.spillover.placement.RunningPlacement;
+import io.spillover.placement.SharingPolicy;
 import io.spillover.placement.TeamShare;
 import io.spillover.placement.TeamState;
 import java.time.Duration;
@@ -29,20 +31,26 @@ import java.util.Objects;
  * @param waiting   the pending jobs, in any order; each gets an estimate
  * @param arrivals  jobs expected to be submitted later (each at its {@code submittedAt}), to compete with the
  *                  waiting ones; they get no estimate. Empty for none
+ * @param sharing   how guarantees are lent, borrowed and reclaimed, as the scheduler's pass has it: the forecast's
+ *                  passes borrow and reclaim as the scheduler's do ({@link SharingPolicy#OFF} for hard limits)
  */
 public record Situation<I extends Comparable<I>>(Instant now, QueuePolicy policy, Collection<OfferingState> offerings,
                                                  Collection<PlanState> plans, Collection<TeamState> teams,
                                                  Map<String, TeamShare> shares, Map<String, List<Duration>> sweepRuns,
                                                  List<Running<I>> running, List<Waiting<I>> waiting,
-                                                 List<Waiting<I>> arrivals) {
+                                                 List<Waiting<I>> arrivals, SharingPolicy sharing) {
 
     /**
      * A job holding instances.
      *
-     * @param ranFor   how long it has run so far (zero while it starts)
-     * @param stopping being stopped: it ends at once
+     * @param ranFor    how long it has run so far (zero while it starts)
+     * @param stopping  being stopped: it ends at once
+     * @param placement what a reclaim knows of it (whether it borrowed, may be preempted, its priority and maximum run
+     *                  time), as the scheduler's snapshot holds it; null for a placement that neither borrowed nor
+     *                  may be preempted
      */
-    public record Running<I>(I id, String team, PreferenceEntry entry, Duration ranFor, boolean stopping, Runs runs) {
+    public record Running<I>(I id, String team, PreferenceEntry entry, Duration ranFor, boolean stopping, Runs runs,
+                             RunningPlacement placement) {
 
         public Running {
             Objects.requireNonNull(id, "id");
@@ -50,6 +58,11 @@ public record Situation<I extends Comparable<I>>(Instant now, QueuePolicy policy
             Objects.requireNonNull(entry, "entry");
             Objects.requireNonNull(runs, "runs");
             ranFor = ranFor == null || ranFor.isNegative() ? Duration.ZERO : ranFor;
+        }
+
+        /** A job that neither borrowed nor may be preempted. */
+        public Running(I id, String team, PreferenceEntry entry, Duration ranFor, boolean stopping, Runs runs) {
+            this(id, team, entry, ranFor, stopping, runs, null);
         }
     }
 
@@ -67,9 +80,17 @@ public record Situation<I extends Comparable<I>>(Instant now, QueuePolicy policy
         }
     }
 
+    /** A situation whose guarantees are hard limits: nothing is lent, borrowed or reclaimed. */
+    public Situation(Instant now, QueuePolicy policy, Collection<OfferingState> offerings, Collection<PlanState> plans,
+                     Collection<TeamState> teams, Map<String, TeamShare> shares, Map<String, List<Duration>> sweepRuns,
+                     List<Running<I>> running, List<Waiting<I>> waiting, List<Waiting<I>> arrivals) {
+        this(now, policy, offerings, plans, teams, shares, sweepRuns, running, waiting, arrivals, SharingPolicy.OFF);
+    }
+
     public Situation {
         Objects.requireNonNull(now, "now");
         Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(sharing, "sharing");
         offerings = List.copyOf(offerings);
         plans = List.copyOf(plans);
         teams = List.copyOf(teams);
