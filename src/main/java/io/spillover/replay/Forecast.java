@@ -49,6 +49,12 @@ import java.util.TreeSet;
  * none of a line none of whose entries could fit.
  * Jobs are not stopped at their maximum pending time in a sample: an estimate past a job's deadline says so.
  *
+ * <p>Where the situation shares guarantees ({@link Situation#sharing}), the passes borrow and reclaim as the
+ * scheduler's do: each pass's capacity holds the running placements, each pass gets the last one's claims, a run
+ * that a reclaim preempts ends after the grace, and a job the sample started and a reclaim stopped waits again for
+ * the rest of its run. A job running in the situation that a reclaim stops is not requeued (the situation does not
+ * hold its request): its rest is dropped.
+ *
  * <p>Pure like the core: the caller hands in the situation and its time; the samples draw from a fixed seed, each
  * job's draws keyed by its id, so the same situation gives the same estimates and a change elsewhere moves a job's
  * estimate only as far as it changes its future.
