@@ -221,17 +221,21 @@ public final class EstimateAccuracy {
                         Duration.ofSeconds(now - run.startSeconds()), false, Runs.UNKNOWN));
                 continue;
             }
-            Runs runs = history.runs(run.job(), run.job().maxRuntime());
+            RunningPlacement placement = placements.get(run.job().id());
+            Runs runs = history.runs(run.job(), placement != null && placement.maxRuntime() != null
+                    ? placement.maxRuntime() : run.job().maxRuntime());
             if (runs.sweep() != null) {
                 sweeps.add(runs.sweep());
             }
             running.add(new Situation.Running<>(run.job().id(), run.team(), run.entry(),
                     Duration.ofSeconds(now - run.startSeconds()), run.preemptedAt() >= 0, runs,
-                    placements.get(run.job().id())));
+                    placement));
         }
         var waiting = new ArrayList<Situation.Waiting<String>>(step.pending().size());
         step.pending().forEach((queued, job) -> {
-            Runs runs = history.runs(job, job.maxRuntime());
+            // the maximum run time the job declares under the policy (to borrow, where guarantees are lent)
+            Duration declared = queued.request().maxRuntime();
+            Runs runs = history.runs(job, declared != null ? declared : job.maxRuntime());
             if (runs.sweep() != null) {
                 sweeps.add(runs.sweep());
             }

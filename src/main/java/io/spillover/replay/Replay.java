@@ -16,10 +16,10 @@ import java.util.function.LongSupplier;
 public final class Replay {
 
     /**
-     * The policy whose estimated starts are measured: the default queue policy as it was before sharing, which the
-     * forecast models (it models neither lending nor maximum run times declared for borrowing yet).
+     * The policy whose estimated starts are measured: the platform's default, guarantees lent, borrowed and reclaimed,
+     * as the service's forecast models it.
      */
-    public static final String ESTIMATED = "before-sharing";
+    public static final String ESTIMATED = "spillover";
 
     private final ReplayConfig config;
     private final Fleet fleet;
