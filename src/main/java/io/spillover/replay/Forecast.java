@@ -245,7 +245,6 @@ public final class Forecast {
                 boolean target = only == null || only.contains(w.job().id());
                 jobs.add(new Job<>(jobs.size(), w, 0, target, drawn(w.runs(), trueRuns.get(w.job().id()))));
             }
-
             for (Situation.Waiting<I> a : situation.arrivals().stream()
                     .sorted(Comparator.comparing(w -> w.job(), QueuedRequest.queueOrder())).toList()) {
                 long at = Math.max(0, seconds(a.job().submittedAt()));
@@ -574,7 +573,7 @@ public final class Forecast {
             }
         }
 
-        /** A running job of the situation as a reclaim sees it: as the scheduler read it, else neither borrowed nor preemptible. */
+        /** A running job of the situation as a reclaim sees it: as the scheduler read it, else a plain placement. */
         RunningPlacement placement(Situation.Running<I> running) {
             if (running.placement() != null) {
                 return running.placement();
