@@ -107,7 +107,8 @@ public final class EstimateAccuracy {
         }
         Map<String, JobRun> truth = new HashMap<>();
         run.runs().forEach(r -> truth.put(r.job().id(), r));
-        List<String> waited = run.runs().stream().filter(r -> r.waitSeconds() > 0)
+        // an estimate is of a job's first start: a job that started at once and was preempted later did not wait
+        List<String> waited = run.runs().stream().filter(r -> firstWait(r) > 0)
                 .map(r -> r.job().id()).sorted().toList();
         Set<String> chosen = choose(waited);
         long minWait = settings.minWait().toSeconds();
@@ -138,14 +139,14 @@ public final class EstimateAccuracy {
                 StartEstimate shown = calibration.correct(raw, situation.now(), null);
                 long[] naive = naive(job, step, policy);
                 JobRun actual = truth.get(job.id());
-                var estimated = new Estimated(job, actual.waitSeconds(), offset(shown.p10(), job),
+                var estimated = new Estimated(job, firstWait(actual), offset(shown.p10(), job),
                         offset(shown.p50(), job), offset(shown.p90(), job), offset(raw.p10(), job),
                         offset(raw.p50(), job), offset(raw.p90(), job), naive[0], naive[1], naive[2]);
                 if (raw.p90() != null) {
-                    made.add(new long[] {job.submitSeconds(), actual.startSeconds(), estimated.raw10(),
+                    made.add(new long[] {job.submitSeconds(), actual.firstStartSeconds(), estimated.raw10(),
                         estimated.raw50(), estimated.raw90()});
                 }
-                if (actual.waitSeconds() >= minWait) {
+                if (firstWait(actual) >= minWait) {
                     estimates.add(estimated);
                 }
             });
@@ -168,6 +169,11 @@ public final class EstimateAccuracy {
             outcomes.add(new Calibration.Outcome(m[2], m[3], m[4], (started ? m[1] : now) - m[0], started));
         }
         return outcomes;
+    }
+
+    /** From the job's submission to its first start: what its estimate at submission is of. */
+    private static long firstWait(JobRun run) {
+        return run.firstStartSeconds() - run.job().submitSeconds();
     }
 
     /** Under {@link RunKnowledge#TRUE_RUNS}, every running and waiting job's true run; else none. */
