@@ -5,10 +5,12 @@
  * <p>
  * Reads the platform as a cycle does: offerings, plans and teams (capacity), the pending and running jobs and their
  * history (jobs, and queue's {@code RunHistory} and fair shares); hears of changes from jobs ({@code JobsChanged});
- * asks scheduling whether this instance schedules ({@code Leadership}), and system for a pool of its own.
+ * asks scheduling whether this instance schedules ({@code Leadership}), and system for a pool of its own; forecasts
+ * lend, borrow and reclaim guarantees under tenancy's sharing settings ({@code SharingProperties}), as the scheduler's
+ * pass does.
  */
 @ApplicationModule(allowedDependencies = {"capacity", "catalog", "jobs", "placement", "queue", "replay", "scheduling",
-        "system"})
+        "system", "tenancy"})
 package io.spillover.estimates;
 
 import org.springframework.modulith.ApplicationModule;
