@@ -6,7 +6,6 @@ import io.spillover.jobs.RunningJobs;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.ExpectedRuns;
 import io.spillover.placement.QueuePolicy;
-import io.spillover.placement.RunningPlacement;
 import io.spillover.placement.SharingPolicy;
 import io.spillover.queue.FairShares;
 import io.spillover.queue.RunHistory;
@@ -86,8 +85,8 @@ class Situations {
         FairShares.Snapshot shares = policy.fairShare() ? fairShares.read() : fairShares.forCycle(List.of());
         Capacity snapshot = capacity.snapshot();
         List<QueuedJob> queue = windows.get();
-        List<RunningJobs.RunningJob> live = running.all();
         Instant now = clock.instant();
+        List<RunningJobs.RunningJob> live = running.all(now);
         var pools = new Pools(history.latestRuns(now.minus(policy.shareHalfLife().multipliedBy(10)),
                 FairShares.RUNS_PER_TEAM), shares);
 
@@ -101,17 +100,12 @@ class Situations {
             }
         });
 
-        // what a reclaim knows of each placement, as the scheduler's pass reads it
-        var placements = new HashMap<String, RunningPlacement>();
-        if (sharing.enabled()) {
-            running.placements(now).forEach(p -> placements.put(p.job(), p));
-        }
         var runningNow = new ArrayList<Situation.Running<UUID>>(live.size());
         for (RunningJobs.RunningJob job : live) {
             Duration ran = job.startedAt() == null ? Duration.ZERO : Duration.between(job.startedAt(), now);
             runningNow.add(new Situation.Running<>(job.id(), job.team(), job.entry(), ran, job.stopping(),
                     pools.runs(job.team(), job.profile(), job.maxRuntime(), job.hint(), job.sweep()),
-                    placements.get(job.id().toString())));
+                    sharing.enabled() ? job.placement() : null));
         }
         var waiting = new ArrayList<Situation.Waiting<UUID>>(queue.size());
         var teams = new HashMap<UUID, String>();

@@ -4,6 +4,8 @@ import io.spillover.placement.OfferingKey;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.RunningPlacement;
 import io.spillover.tenancy.SharingProperties;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,9 +25,10 @@ public class RunningJobs {
      * @param startedAt when it began running; null while it starts
      * @param stopping  being stopped: its instances come back as soon as the provider confirms
      * @param hint      its user's expected run ({@code expectedRuntimeSeconds}), null for none
+     * @param placement the same job as a reclaim chooses from it ({@link #placements})
      */
     public record RunningJob(UUID id, String team, String profile, UUID sweep, PreferenceEntry entry, Instant startedAt,
-                             boolean stopping, Duration maxRuntime, Duration hint) {
+                             boolean stopping, Duration maxRuntime, Duration hint, RunningPlacement placement) {
     }
 
     private final JdbcClient jdbc;
@@ -49,25 +52,29 @@ public class RunningJobs {
                           FROM jobs
                          WHERE %s AND selected_type IS NOT NULL
                          ORDER BY id""".formatted(JobStatus.statusIn(JobStatus.ON_PROVIDER)))
-                .query((rs, n) -> {
-                    Timestamp started = rs.getTimestamp("started_at");
-                    Timestamp stopping = rs.getTimestamp("stopping_since");
-                    return new RunningPlacement(rs.getObject("id", UUID.class).toString(), rs.getString("team"),
-                            new OfferingKey(rs.getString("selected_region"), rs.getString("selected_type"),
-                                    rs.getString("selected_source")),
-                            rs.getInt("selected_count"), rs.getInt("priority"),
-                            started == null ? now : started.toInstant(), rs.getInt("borrowed_instances") > 0,
-                            sharing.preemptible(rs.getBoolean("preemptible"), rs.getInt("preemptions")),
-                            seconds(rs.getObject("max_runtime_seconds", Long.class)), rs.getInt("preemptions"),
-                            stopping == null ? null : stopping.toInstant());
-                }).list();
+                .query((rs, n) -> placement(rs, now)).list();
     }
 
-    public List<RunningJob> all() {
+    private RunningPlacement placement(ResultSet rs, Instant now) throws SQLException {
+        Timestamp started = rs.getTimestamp("started_at");
+        Timestamp stopping = rs.getTimestamp("stopping_since");
+        return new RunningPlacement(rs.getObject("id", UUID.class).toString(), rs.getString("team"),
+                new OfferingKey(rs.getString("selected_region"), rs.getString("selected_type"),
+                        rs.getString("selected_source")),
+                rs.getInt("selected_count"), rs.getInt("priority"), started == null ? now : started.toInstant(),
+                rs.getInt("borrowed_instances") > 0,
+                sharing.preemptible(rs.getBoolean("preemptible"), rs.getInt("preemptions")),
+                seconds(rs.getObject("max_runtime_seconds", Long.class)), rs.getInt("preemptions"),
+                stopping == null ? null : stopping.toInstant());
+    }
+
+    /** Every job on the provider, as a forecast starts from it; {@code now} as {@link #placements} takes it. */
+    public List<RunningJob> all(Instant now) {
         return jdbc.sql("""
                         SELECT id, team, profile_name, sweep_id, status, started_at, max_runtime_seconds,
                                CAST(spec ->> 'expectedRuntimeSeconds' AS bigint) AS expected_runtime_seconds,
-                               selected_type, selected_count, selected_region, selected_source
+                               selected_type, selected_count, selected_region, selected_source, priority,
+                               borrowed_instances, preemptible, preemptions, stopping_since
                           FROM jobs
                          WHERE %s AND selected_type IS NOT NULL
                          ORDER BY id""".formatted(JobStatus.statusIn(JobStatus.ON_PROVIDER)))
@@ -84,7 +91,7 @@ public class RunningJobs {
                             started == null ? null : started.toInstant(),
                             JobStatus.valueOf(rs.getString("status")) == JobStatus.STOPPING,
                             seconds(rs.getObject("max_runtime_seconds", Long.class)),
-                            seconds(rs.getObject("expected_runtime_seconds", Long.class)));
+                            seconds(rs.getObject("expected_runtime_seconds", Long.class)), placement(rs, now));
                 }).list();
     }
 
