@@ -79,28 +79,25 @@ class SubmissionChecks {
     }
 
     /**
-     * The rules of one team, read once (its quota and headroom, the plans it may use, its provider defaults, its
-     * profiles as they are asked for), for a batch of requests checked against the same state.
+     * The rules of one team, read once (its quota and headroom, its provider defaults; the plans it may use and its
+     * profiles once a request names one), for a batch of requests checked against the same state.
      */
     ForTeam forTeam(String team) {
-        return new ForTeam(team, teams.state(team), plans.statesVisibleTo(team), provider.jobSettings(team),
-                capacity.limits());
+        return new ForTeam(team, teams.state(team), provider.jobSettings(team), capacity.limits());
     }
 
     final class ForTeam {
 
         private final String team;
         private final TeamState state;
-        private final Map<String, PlanState> visiblePlans;
+        private Map<String, PlanState> visiblePlans; // read when a request first names a plan
         private final JobSettings jobSettings;
         private final Map<String, Optional<ProfileView>> profilesRead = new HashMap<>();
         private final Optional<OfferingLimits> accountLimits;
 
-        private ForTeam(String team, TeamState state, Map<String, PlanState> visiblePlans, JobSettings jobSettings,
-                        Optional<OfferingLimits> accountLimits) {
+        private ForTeam(String team, TeamState state, JobSettings jobSettings, Optional<OfferingLimits> accountLimits) {
             this.team = team;
             this.state = state;
-            this.visiblePlans = visiblePlans;
             this.jobSettings = jobSettings;
             this.accountLimits = accountLimits;
         }
@@ -139,8 +136,9 @@ class SubmissionChecks {
                 requires = requires != null ? requires : definition.requires();
                 patience = patience != null ? patience : definition.fallbackAfterSeconds();
             }
+            Map<String, PlanState> plans = plansNamedIn(entries);
             SubmissionRules.Result checked = rules.check(new Submission(request.kind(), entries, count, maxPending,
-                    requires), state, visiblePlans);
+                    requires), state, plans);
             String from = profile == null ? "" : "profile " + profile.name() + " v" + profile.version() + ": ";
             checked.violations().forEach(v -> violations.add(v.saying(from)));
             JobSettings.Settled settled = request.kind() == null ? null
@@ -159,8 +157,22 @@ class SubmissionChecks {
             }
             return new Checked(checked.preferences(), count,
                     maxPending == null ? limits.defaultMaxPendingTime() : Duration.ofSeconds(maxPending), requires,
-                    profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), visiblePlans,
+                    profile == null ? null : new Job.ProfileRef(profile.name(), profile.version()), plans,
                     patience, settled.sagemaker());
+        }
+
+        /**
+         * The plans the team may use when an entry names a plan, else none: the rules and the pending clock look plans
+         * up only by the names entries give, and most submissions name none, so they are spared a statement.
+         */
+        private Map<String, PlanState> plansNamedIn(List<RequestedEntry> entries) {
+            if (entries == null || entries.stream().allMatch(e -> e == null || e.trainingPlan() == null)) {
+                return Map.of();
+            }
+            if (visiblePlans == null) {
+                visiblePlans = plans.statesVisibleTo(team);
+            }
+            return visiblePlans;
         }
 
         /**
