@@ -4,6 +4,7 @@ import io.spillover.shared.ConflictException;
 import io.spillover.shared.ForbiddenException;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
@@ -15,7 +16,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * transaction to commit while the change runs. Services keep their own transactions (jobs retry theirs
  * on conflicts), and still a change that rolls back leaves no "done" record, and one that commits cannot
  * lose its record. A change that commits nothing (a retried submission answered from the first) or
- * fails is recorded on its own once it is over, with its outcome.
+ * fails is recorded on its own once it is over, with its outcome. A change whose write another thread makes (a
+ * submission stored together with others that arrived with it) hands its record to that thread's transaction
+ * ({@link #takeFromThread}, {@link #carry}), and the same holds.
  */
 @Component
 public class ChangeRecords implements TransactionExecutionListener {
@@ -60,6 +63,36 @@ public class ChangeRecords implements TransactionExecutionListener {
         }
     }
 
+    /** The record of a change, on its way to a transaction on another thread than the change's own. */
+    public sealed interface Carried permits Pending {
+    }
+
+    /**
+     * Takes the record of the change running on this thread off it, for a transaction on another thread to carry
+     * ({@link #carry}): no transaction of this thread joins it from now on. If that transaction rolls back, the change
+     * still records its outcome once it is over, as it does with its own. Empty outside a change, and when the record
+     * rides with a transaction of this thread already.
+     */
+    public Optional<Carried> takeFromThread() {
+        Pending pending = PENDING.get();
+        if (pending == null || pending.joined) {
+            return Optional.empty();
+        }
+        PENDING.remove();
+        return Optional.of(pending);
+    }
+
+    /**
+     * Joins a record taken from its change's thread to the transaction running on this one: written in it before it
+     * commits. The change's thread must wait for the transaction to end before it goes on.
+     */
+    public void carry(Carried record) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            throw new IllegalStateException("a record is carried by a transaction, and none is running");
+        }
+        ((Pending) record).join();
+    }
+
     @Override
     public void afterBegin(TransactionExecution transaction, Throwable beginFailure) {
         Pending pending = PENDING.get();
@@ -85,7 +118,7 @@ public class ChangeRecords implements TransactionExecutionListener {
     }
 
     /** The record of one change in progress, riding along with the transaction it joined. */
-    private final class Pending implements TransactionSynchronization {
+    private final class Pending implements TransactionSynchronization, Carried {
 
         private final AuditEntry attempt;
         private boolean joined;

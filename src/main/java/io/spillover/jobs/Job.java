@@ -117,6 +117,11 @@ class Job implements Persistable<UUID> {
         fresh = false;
     }
 
+    /** The transaction that stored the job rolled back: it is a new submission again, which may be stored anew. */
+    void storeRolledBack() {
+        fresh = true;
+    }
+
     /**
      * A new pending job.
      *

@@ -1,5 +1,6 @@
 package io.spillover.jobs;
 
+import io.spillover.audit.ChangeRecords;
 import io.spillover.capacity.CapacityService;
 import io.spillover.placement.PendingClock;
 import io.spillover.shared.InvalidRequestException;
@@ -23,6 +24,7 @@ import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** Takes a team's job requests: checks them against every rule and stores them as PENDING for the scheduler. */
@@ -37,12 +39,15 @@ public class JobSubmissions {
     private final TransactionTemplate transactions;
     private final ApplicationEventPublisher events;
     private final QueueStatistics statistics;
+    private final ChangeRecords records;
     private final Clock clock;
+    private final GroupWriter<Stored, Transition> writer = new GroupWriter<>(MOST_STORED_TOGETHER, this::store);
 
     JobSubmissions(Jobs jobs, NewJobs newJobs, JobHistory history, SubmissionChecks checks,
                    CapacityService capacity, TransactionTemplate transactions, ApplicationEventPublisher events,
-                   QueueStatistics statistics, Clock clock) {
+                   QueueStatistics statistics, ChangeRecords records, Clock clock) {
         this.statistics = statistics;
+        this.records = records;
         this.jobs = jobs;
         this.newJobs = newJobs;
         this.capacity = capacity;
@@ -63,21 +68,51 @@ public class JobSubmissions {
      */
     @Change(level = Access.Level.MEMBER, action = "submit job", target = "teams/{team}/jobs")
     public Submitted submit(String team, JobRequest request) {
-        // One transaction on one connection: the look-up by client token, the checks' reads, the inserts. A name
-        // the team already has is found by its unique index, not by a look-up first.
+        // The reads are made on their own; the job is stored with the submissions that arrive with it, in one
+        // transaction with their records of the change (GroupWriter), unless the caller runs a transaction already.
+        // A name the team already has is found by its unique index, not by a look-up first.
         try {
-            return transactions.execute(tx -> replayOf(team, request).orElseGet(() -> {
-                Job job = newJob(team, request, checks.check(team, request), now());
-                capacity.tryWhereQuotasUnknown(job.preferences().entries());
-                Transition submitted = newJobs.store(List.of(job)).get(0);
-                statistics.stored(1);
-                events.publishEvent(new JobSubmitted(job.id(), team));
-                return new Submitted(JobView.of(job, List.of(TransitionView.of(submitted))), true);
-            }));
+            Optional<Submitted> replay = replayOf(team, request);
+            if (replay.isPresent()) {
+                return replay.get();
+            }
+            Job job = newJob(team, request, checks.check(team, request), now());
+            Transition submitted = TransactionSynchronizationManager.isActualTransactionActive()
+                    ? store(List.of(new Stored(job, Optional.empty()))).get(0)
+                    : writer.write(new Stored(job, records.takeFromThread()));
+            return new Submitted(JobView.of(job, List.of(TransitionView.of(submitted))), true);
         } catch (DataIntegrityViolationException e) {
             // A submission with the same client token committed first (it is answered), or the name is taken.
             return replayOf(team, request).orElseThrow(() -> nameTaken(team, request.name()));
         }
+    }
+
+    /** How many submissions wait for the transaction that stores others to end, to be stored together next. */
+    int waitingToBeStored() {
+        return writer.waiting();
+    }
+
+    /** A new job to store, with the record of the change that submits it when its thread handed the record over. */
+    private record Stored(Job job, Optional<ChangeRecords.Carried> record) {
+    }
+
+    /** The most submissions one transaction stores together. */
+    private static final int MOST_STORED_TOGETHER = 100;
+
+    /**
+     * Stores the jobs and their records of the change in one transaction (or in the caller's), and announces them to
+     * the scheduler once it commits.
+     */
+    private List<Transition> store(List<Stored> jobs) {
+        return transactions.execute(tx -> {
+            jobs.forEach(stored -> stored.record().ifPresent(records::carry));
+            List<Job> created = jobs.stream().map(Stored::job).toList();
+            created.forEach(job -> capacity.tryWhereQuotasUnknown(job.preferences().entries()));
+            List<Transition> submitted = newJobs.store(created);
+            statistics.stored(created.size());
+            created.forEach(job -> events.publishEvent(new JobSubmitted(job.id(), job.team())));
+            return submitted;
+        });
     }
 
     /** Now, to the microsecond PostgreSQL keeps, so that a job reads back as it was answered. */

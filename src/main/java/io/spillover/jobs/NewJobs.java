@@ -11,6 +11,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Stores submitted jobs: each job's row, its entries and its first transition, for one job or a batch, in one
@@ -158,6 +160,14 @@ class NewJobs {
                         ids, teams, createdAts, froms, tos, transitionReasons, transitionMessages, attempts)
                 .query((rs, row) -> transitionIds.put(rs.getObject("job_id", UUID.class), rs.getLong("id")))
                 .list();
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCompletion(int status) {
+                if (status != STATUS_COMMITTED) {
+                    jobs.forEach(Job::storeRolledBack); // so that a retry, alone or in another group, stores them
+                }
+            }
+        });
         for (int i = 0; i < n; i++) {
             Job job = jobs.get(i);
             job.stored();

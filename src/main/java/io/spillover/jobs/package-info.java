@@ -5,7 +5,8 @@
  * of runs is what fair share reads, through the queue module's port {@code RunHistory}.
  */
 @ApplicationModule(allowedDependencies = {
-        "capacity", "catalog", "placement", "plans", "profiles", "providers", "queue", "shared", "system", "tenancy"})
+        "audit", "capacity", "catalog", "placement", "plans", "profiles", "providers", "queue", "shared", "system",
+        "tenancy"})
 package io.spillover.jobs;
 
 import org.springframework.modulith.ApplicationModule;
