@@ -45,8 +45,7 @@ final class EstimatesParts {
     record Floor(ServiceBench.Submissions floor, double throughputRatio, double p99Ratio) {
     }
 
-    static Floor floor(ServiceBench.Run run, ServiceBench.Submissions submissions) throws Exception {
-        ServiceBench.Submissions floor = run.postMany(run.settings.submissions(), FLOOR_PATH);
+    static Floor floor(ServiceBench.Submissions floor, ServiceBench.Submissions submissions) {
         var result = new Floor(floor, submissions.perSecond() / floor.perSecond(),
                 submissions.latencyMs().p99() / floor.latencyMs().p99());
         ServiceBench.log("  the floor: %.0f requests/s, p50 %.1f ms, p99 %.1f ms; submissions %.2f x its throughput, p99 %.2f x"

@@ -71,7 +71,8 @@ final class ServiceBench {
                     + "release of an offering a job waits on at each, and %d releases of the offering every pending "
                     + "job waits on right after the burst that filled the queue and %d more once it settled; then two "
                     + "bursts of %d jobs, each followed by a chain (estimates off, then on); the floor endpoint beside "
-                    + "the submissions")
+                    + "the submissions, the measured ones and as many floor requests in " + FLOOR_ROUNDS + " rounds "
+                    + "of each taken in turn")
                     .formatted(clients, submissions, warmup, batchedJobs, BATCH, batchClients, releases, levels,
                             levelReleases, refreshReleases, crowdedReleases, crowdedReleases, burst);
         }
@@ -104,6 +105,9 @@ final class ServiceBench {
 
     record Submissions(int clients, int count, int errors, double seconds, double perSecond, Percentiles latencyMs) {
     }
+
+    /** Rounds in which the submissions and the floor are measured, taken in turn. */
+    static final int FLOOR_ROUNDS = 4;
 
     record Polling(int intervalSeconds, double analyticMeanSeconds, double analyticP99Seconds, Percentiles simulatedSeconds) {
     }
@@ -351,10 +355,11 @@ final class ServiceBench {
             jdbc.execute(FloorEndpoint.TABLE);
             submitMany(settings.warmup());
             postMany(settings.warmup(), EstimatesParts.FLOOR_PATH);
-            Submissions submissions = submitMany(settings.submissions());
+            Submissions[] taken = inTurn(settings.submissions(), FLOOR_ROUNDS);
+            Submissions submissions = taken[0];
             log("  %.0f submissions/s, p50 %.1f ms, p99 %.1f ms".formatted(submissions.perSecond(),
                     submissions.latencyMs().p50(), submissions.latencyMs().p99()));
-            EstimatesParts.Floor floor = EstimatesParts.floor(this, submissions);
+            EstimatesParts.Floor floor = EstimatesParts.floor(taken[1], submissions);
 
             log("part 1b: %d jobs in batches of %d from %d clients".formatted(settings.batchedJobs(), BATCH,
                     settings.batchClients()));
@@ -531,8 +536,45 @@ final class ServiceBench {
             return postMany(count, "/teams/bench/jobs");
         }
 
+        /**
+         * {@code count} submissions and as many floor requests, in {@code rounds} rounds of each taken in turn (submissions,
+         * floor, floor, submissions, submissions, floor, ...), so that both are measured across the same stretch of the
+         * JVM's warming and the database's growth; each side's figures over all its rounds.
+         *
+         * @return the submissions', then the floor's
+         */
+        Submissions[] inTurn(int count, int rounds) throws Exception {
+            String[] paths = {"/teams/bench/jobs", EstimatesParts.FLOOR_PATH};
+            var latencies = List.of(new ArrayList<Double>(), new ArrayList<Double>());
+            double[] seconds = new double[2];
+            int[] errors = new int[2];
+            for (int round = 0; round < 2 * rounds; round++) {
+                int side = (round + 1) / 2 % 2; // 0, 1, 1, 0, 0, 1, 1, 0, ...
+                Round taken = postRound(count / rounds + (round / 2 < count % rounds ? 1 : 0), paths[side]);
+                latencies.get(side).addAll(taken.latenciesMs());
+                seconds[side] += taken.seconds();
+                errors[side] += taken.errors();
+            }
+            var sides = new Submissions[2];
+            for (int side = 0; side < 2; side++) {
+                sides[side] = new Submissions(settings.clients(), count, errors[side], seconds[side],
+                        count / seconds[side], Percentiles.of(latencies.get(side)));
+            }
+            return sides;
+        }
+
+        /** One round of requests: each one's latency, the round's wall time, the answers other than {@code 201}. */
+        record Round(List<Double> latenciesMs, double seconds, int errors) {
+        }
+
         /** {@code count} submissions' bodies posted to the path (of team bench) from the client pool; their latencies. */
         Submissions postMany(int count, String path) throws Exception {
+            Round round = postRound(count, path);
+            return new Submissions(settings.clients(), count, round.errors(), round.seconds(), count / round.seconds(),
+                    Percentiles.of(round.latenciesMs()));
+        }
+
+        private Round postRound(int count, String path) throws Exception {
             ExecutorService pool = Executors.newFixedThreadPool(settings.clients());
             var next = new AtomicInteger();
             var errors = new AtomicInteger();
@@ -561,7 +603,7 @@ final class ServiceBench {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             pool.shutdown();
-            return new Submissions(settings.clients(), count, errors.get(), seconds, count / seconds, Percentiles.of(all));
+            return new Round(all, seconds, errors.get());
         }
 
         /** {@code count} jobs of team bench waiting on ml.c5.2xlarge, in batches of {@link #BATCH}; the batches' latencies. */
