@@ -54,6 +54,20 @@ class GroupWriterTest {
         return CompletableFuture.supplyAsync(() -> writer.write(item), threads);
     }
 
+    /**
+     * Hands "held", whose write then waits for {@code firstWriteMayEnd}, and once it runs the items, one thread each;
+     * returns when all of them wait for a write to take them. Their futures, "held" first.
+     */
+    private List<CompletableFuture<String>> behindAHeldWrite(GroupWriter<String, String> writer, List<String> items)
+            throws InterruptedException {
+        var handed = new ArrayList<CompletableFuture<String>>();
+        handed.add(hand(writer, "held"));
+        assertThat(firstWriteRuns.await(10, TimeUnit.SECONDS)).isTrue();
+        items.forEach(item -> handed.add(hand(writer, item)));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.waiting() == items.size());
+        return handed;
+    }
+
     @Test
     void anItemHandedAloneIsWrittenAtOnceAndAlone() {
         var writer = new GroupWriter<String, String>(10, this::write);
@@ -66,13 +80,9 @@ class GroupWriterTest {
     @Test
     void itemsHandedWhileAWriteRunsAreWrittenTogetherByTheNextWrite() throws Exception {
         var writer = new GroupWriter<String, String>(10, this::write);
-        CompletableFuture<String> held = hand(writer, "held");
-        assertThat(firstWriteRuns.await(10, TimeUnit.SECONDS)).isTrue();
-        var queued = new ArrayList<CompletableFuture<String>>();
-        for (String item : List.of("b", "c", "d")) {
-            queued.add(hand(writer, item));
-        }
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.waiting() == 3);
+        List<CompletableFuture<String>> handed = behindAHeldWrite(writer, List.of("b", "c", "d"));
+        CompletableFuture<String> held = handed.get(0);
+        List<CompletableFuture<String>> queued = handed.subList(1, handed.size());
 
         firstWriteMayEnd.countDown();
 
@@ -88,13 +98,9 @@ class GroupWriterTest {
     @Test
     void aWriteCarriesAtMostItsLimitAndTheRestFollow() throws Exception {
         var writer = new GroupWriter<String, String>(2, this::write);
-        CompletableFuture<String> held = hand(writer, "held");
-        assertThat(firstWriteRuns.await(10, TimeUnit.SECONDS)).isTrue();
-        var queued = new ArrayList<CompletableFuture<String>>();
-        for (String item : List.of("b", "c", "d")) {
-            queued.add(hand(writer, item));
-        }
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.waiting() == 3);
+        List<CompletableFuture<String>> handed = behindAHeldWrite(writer, List.of("b", "c", "d"));
+        CompletableFuture<String> held = handed.get(0);
+        List<CompletableFuture<String>> queued = handed.subList(1, handed.size());
 
         firstWriteMayEnd.countDown();
 
@@ -110,12 +116,11 @@ class GroupWriterTest {
     @Test
     void oneBadItemOfAGroupFailsAloneAndTheOthersAreWritten() throws Exception {
         var writer = new GroupWriter<String, String>(10, this::write);
-        CompletableFuture<String> held = hand(writer, "held");
-        assertThat(firstWriteRuns.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<String> b = hand(writer, "b");
-        CompletableFuture<String> bad = hand(writer, "bad");
-        CompletableFuture<String> c = hand(writer, "c");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> writer.waiting() == 3);
+        List<CompletableFuture<String>> handed = behindAHeldWrite(writer, List.of("b", "bad", "c"));
+        CompletableFuture<String> held = handed.get(0);
+        CompletableFuture<String> b = handed.get(1);
+        CompletableFuture<String> bad = handed.get(2);
+        CompletableFuture<String> c = handed.get(3);
 
         firstWriteMayEnd.countDown();
 
