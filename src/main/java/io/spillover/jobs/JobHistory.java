@@ -66,7 +66,8 @@ class JobHistory {
 
     /**
      * Logs a cycle's evaluations. A sweep re-evaluates every pending job and most come out as before, so the
-     * repeats are counted in one statement for all of them, and only the evaluations that differ are written.
+     * repeats are counted in one statement for all of them, and only the evaluations that differ are written. A job's
+     * first evaluation repeats nothing: a cycle of new submissions alone writes in one statement.
      */
     @Transactional(propagation = Propagation.MANDATORY)
     void recordAll(List<JobLifecycle.Evaluated> evaluated, Instant at) {
@@ -75,23 +76,7 @@ class JobHistory {
         }
         var digests = new LinkedHashMap<UUID, String>();
         evaluated.forEach(e -> digests.put(e.jobId(), digest(e.decision())));
-        Set<UUID> repeated = new HashSet<>(jdbc.sql("""
-                        WITH evaluated (id, digest) AS (
-                                 SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:digests AS text[]))),
-                             unchanged AS (
-                                 SELECT l.job_id AS id, l.evaluation_id FROM latest_evaluations l
-                                   JOIN evaluated e ON e.id = l.job_id
-                                  WHERE l.digest = e.digest AND l.evaluation_id IS NOT NULL),
-                             counted AS (
-                                 INSERT INTO evaluation_repeats (evaluation_id, repeats, last_at)
-                                 SELECT evaluation_id, 1, :at FROM unchanged
-                                 ON CONFLICT (evaluation_id) DO UPDATE
-                                    SET repeats = evaluation_repeats.repeats + 1, last_at = excluded.last_at)
-                        SELECT id FROM unchanged""")
-                .param("ids", digests.keySet().toArray(UUID[]::new))
-                .param("digests", digests.values().toArray(String[]::new))
-                .param("at", Timestamp.from(at))
-                .query(UUID.class).list());
+        Set<UUID> repeated = repeats(evaluated, digests, at);
         var fresh = new LinkedHashMap<UUID, JobLifecycle.Evaluated>();
         evaluated.stream().filter(e -> !repeated.contains(e.jobId())).forEach(e -> fresh.put(e.jobId(), e));
         if (fresh.isEmpty()) {
@@ -126,6 +111,32 @@ class JobHistory {
                 .param("digests", fresh.keySet().stream().map(digests::get).toArray(String[]::new))
                 .param("at", Timestamp.from(at))
                 .update();
+    }
+
+    /** The evaluated jobs whose evaluation repeats their previous one, each counted as one more repeat of it. */
+    private Set<UUID> repeats(List<JobLifecycle.Evaluated> evaluated, Map<UUID, String> digests, Instant at) {
+        var seen = new LinkedHashMap<UUID, String>();
+        evaluated.stream().filter(e -> !e.firstLook()).forEach(e -> seen.put(e.jobId(), digests.get(e.jobId())));
+        if (seen.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.sql("""
+                        WITH evaluated (id, digest) AS (
+                                 SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:digests AS text[]))),
+                             unchanged AS (
+                                 SELECT l.job_id AS id, l.evaluation_id FROM latest_evaluations l
+                                   JOIN evaluated e ON e.id = l.job_id
+                                  WHERE l.digest = e.digest AND l.evaluation_id IS NOT NULL),
+                             counted AS (
+                                 INSERT INTO evaluation_repeats (evaluation_id, repeats, last_at)
+                                 SELECT evaluation_id, 1, :at FROM unchanged
+                                 ON CONFLICT (evaluation_id) DO UPDATE
+                                    SET repeats = evaluation_repeats.repeats + 1, last_at = excluded.last_at)
+                        SELECT id FROM unchanged""")
+                .param("ids", seen.keySet().toArray(UUID[]::new))
+                .param("digests", seen.values().toArray(String[]::new))
+                .param("at", Timestamp.from(at))
+                .query(UUID.class).list());
     }
 
     /** The transitions of many jobs, each job's in order, in one query. */

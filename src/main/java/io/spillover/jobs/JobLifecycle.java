@@ -69,8 +69,17 @@ public class JobLifecycle {
         history.recordAll(waiting, now);
     }
 
-    /** One job's evaluation in a cycle, and what woke the cycle for it. */
-    public record Evaluated(UUID jobId, String team, Decision decision, String trigger) {
+    /**
+     * One job's evaluation in a cycle, and what woke the cycle for it.
+     *
+     * @param firstLook whether the job had no evaluation before this one (then it cannot repeat one, and is not looked
+     *                  up as a repeat); false when not known
+     */
+    public record Evaluated(UUID jobId, String team, Decision decision, String trigger, boolean firstLook) {
+
+        public Evaluated(UUID jobId, String team, Decision decision, String trigger) {
+            this(jobId, team, decision, trigger, false);
+        }
     }
 
     /** Stops a job: a pending one at once, one on the provider by asking the provider. */

@@ -164,7 +164,8 @@ class SchedulingCycle {
             if (outcome.decision().isSelected()) {
                 commit(job.id(), outcome.decision(), trigger, decidedAt);
             } else {
-                waiting.add(new JobLifecycle.Evaluated(job.id(), job.request().team(), outcome.decision(), trigger));
+                waiting.add(new JobLifecycle.Evaluated(job.id(), job.request().team(), outcome.decision(), trigger,
+                        firstLooks.contains(job.id())));
                 if (outcome.revisitAt() != null) {
                     revisits.put(job.id(), outcome.revisitAt());
                 }
