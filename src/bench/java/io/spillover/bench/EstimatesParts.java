@@ -41,13 +41,16 @@ final class EstimatesParts {
      *
      * @param throughputRatio submissions per second over the floor's requests per second
      * @param p99Ratio        the submissions' p99 latency over the floor's
+     * @param warmUp          the warm-up rounds before, until the JIT settled
      */
-    record Floor(ServiceBench.Submissions floor, double throughputRatio, double p99Ratio) {
+    record Floor(ServiceBench.Submissions floor, double throughputRatio, double p99Ratio,
+                 List<ServiceBench.WarmUpRound> warmUp) {
     }
 
-    static Floor floor(ServiceBench.Submissions floor, ServiceBench.Submissions submissions) {
+    static Floor floor(ServiceBench.Submissions floor, ServiceBench.Submissions submissions,
+                       List<ServiceBench.WarmUpRound> warmUp) {
         var result = new Floor(floor, submissions.perSecond() / floor.perSecond(),
-                submissions.latencyMs().p99() / floor.latencyMs().p99());
+                submissions.latencyMs().p99() / floor.latencyMs().p99(), warmUp);
         ServiceBench.log("  the floor: %.0f requests/s, p50 %.1f ms, p99 %.1f ms; submissions %.2f x its throughput, p99 %.2f x"
                 .formatted(floor.perSecond(), floor.latencyMs().p50(), floor.latencyMs().p99(),
                         result.throughputRatio(), result.p99Ratio()));

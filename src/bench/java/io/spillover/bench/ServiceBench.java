@@ -2,9 +2,12 @@ package io.spillover.bench;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import com.sun.management.GcInfo;
 import io.spillover.SpilloverApplication;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +23,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,7 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>the queue filled to {@code pending} jobs; then one instance of {@code ml.c5.xlarge}, which only a few
  *       of them list, is released by stopping the job of another team holding it: time to the waiting job's
  *       {@code STARTING}, and which jobs were evaluated in that cycle (read from the database);</li>
- *   <li>heap used after a full GC with that queue, in this JVM (the service's; the client's share is small).</li>
+ *   <li>heap the last full collection left in use with that queue, as it reports it, in this JVM (the service's; the
+ *       client's share is small).</li>
  * </ol>
  * Issue #32's parts are {@link EstimatesParts}': the floor endpoint beside the submissions, the chains with estimates
  * off and on at each queue length and after bursts, and how soon a release's moved estimates are written.
@@ -59,12 +64,13 @@ final class ServiceBench {
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What a mode runs. */
-    record Settings(int clients, int submissions, int warmup, int batchClients, int batchedJobs, int releases,
-                    List<Integer> levels, int levelReleases, List<Integer> pollIntervals, int crowdedReleases,
-                    int burst, int refreshReleases) {
+    record Settings(int clients, int submissions, int warmup, int warmupRounds, int batchClients, int batchedJobs,
+                    int releases, List<Integer> levels, int levelReleases, List<Integer> pollIntervals,
+                    int crowdedReleases, int burst, int refreshReleases) {
 
         String describe() {
-            return ("%d client threads; %d measured submissions after %d warm-up; %d jobs in batches of %d from %d "
+            return ("%d client threads; %d measured submissions after warm-up rounds of %d submissions and as many "
+                    + "floor requests, until the JIT settles (at most %d rounds); %d jobs in batches of %d from %d "
                     + "clients; %d releases in the wake-up chain; then, from an emptied queue, the queue filled in "
                     + "batches to %s pending jobs, with a chain of %d releases (estimates off, then on), %d "
                     + "releases of an offering a line of jobs waits on (to the moved estimates' write) and one "
@@ -73,13 +79,26 @@ final class ServiceBench {
                     + "bursts of %d jobs, each followed by a chain (estimates off, then on); the floor endpoint beside "
                     + "the submissions, the measured ones and as many floor requests in " + FLOOR_ROUNDS + " rounds "
                     + "of each taken in turn")
-                    .formatted(clients, submissions, warmup, batchedJobs, BATCH, batchClients, releases, levels,
+                    .formatted(clients, submissions, warmup, warmupRounds, batchedJobs, BATCH, batchClients, releases,
+                            levels,
                             levelReleases, refreshReleases, crowdedReleases, crowdedReleases, burst);
         }
 
         int pending() {
             return levels.get(levels.size() - 1);
         }
+    }
+
+    /**
+     * The JIT compilers' time (summed over their threads, as the JVM counts it) over a warm-up round's, under which
+     * the JVM counts as settled.
+     */
+    static final double SETTLED_COMPILATION = 0.02;
+
+    /**
+     * One warm-up round: its submissions' and floor requests' rates, and the JIT compilers' time over the round's.
+     */
+    record WarmUpRound(double submissionsPerSecond, double floorPerSecond, double compilation) {
     }
 
     /** Jobs per batch submission: the endpoint's most. */
@@ -198,10 +217,10 @@ final class ServiceBench {
     static Settings settings(boolean quick) {
         // quick: chains of 11 jobs at each length and after each burst (four per length, two after the bursts), so
         // that the run stays short; its figures prove the parts run, not the targets
-        return quick ? new Settings(16, 2_000, 1_000, 4, 4_000, 50, List.of(1_000, 10_000), 10, List.of(30, 60), 20,
-                3_000, 5)
-                : new Settings(16, 10_000, 2_000, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200, List.of(30, 60),
-                        40, 30_000, 20);
+        return quick ? new Settings(16, 2_000, 1_000, 4, 4, 4_000, 50, List.of(1_000, 10_000), 10, List.of(30, 60),
+                20, 3_000, 5)
+                : new Settings(16, 10_000, 2_000, 15, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200,
+                        List.of(30, 60), 40, 30_000, 20);
     }
 
     static Result run(Settings settings) throws Exception {
@@ -351,15 +370,15 @@ final class ServiceBench {
             awaitStatus("holder", "hold-c5-2xlarge", "RUNNING");
             awaitStatus("holder", "hold-c5-xlarge", "RUNNING");
 
-            log("part 1: %d + %d submissions from %d clients".formatted(settings.warmup(), settings.submissions(), settings.clients()));
+            log("part 1: %d submissions from %d clients, after the JIT settles".formatted(settings.submissions(),
+                    settings.clients()));
             jdbc.execute(FloorEndpoint.TABLE);
-            submitMany(settings.warmup());
-            postMany(settings.warmup(), EstimatesParts.FLOOR_PATH);
+            List<WarmUpRound> warmUp = warmUp();
             Submissions[] taken = inTurn(settings.submissions(), FLOOR_ROUNDS);
             Submissions submissions = taken[0];
             log("  %.0f submissions/s, p50 %.1f ms, p99 %.1f ms".formatted(submissions.perSecond(),
                     submissions.latencyMs().p50(), submissions.latencyMs().p99()));
-            EstimatesParts.Floor floor = EstimatesParts.floor(taken[1], submissions);
+            EstimatesParts.Floor floor = EstimatesParts.floor(taken[1], submissions, warmUp);
 
             log("part 1b: %d jobs in batches of %d from %d clients".formatted(settings.batchedJobs(), BATCH,
                     settings.batchClients()));
@@ -394,6 +413,9 @@ final class ServiceBench {
                 if (level == settings.pending()) {
                     Thread.sleep(2_000);
                     long heapAtQueue = heapAfterGc();
+                    log("  heap after a full collection %.1f MB (%.1f MB before the queue); %.1f MB in use a moment later"
+                            .formatted(heapAtQueue / 1e6, heapBefore / 1e6,
+                                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1e6));
                     memory = new Memory(pending, heapBefore, heapAtQueue, (heapAtQueue - heapBefore) / (double) pending,
                             Runtime.getRuntime().maxMemory(), rss());
                 }
@@ -565,6 +587,35 @@ final class ServiceBench {
 
         /** One round of requests: each one's latency, the round's wall time, the answers other than {@code 201}. */
         record Round(List<Double> latenciesMs, double seconds, int errors) {
+        }
+
+        /**
+         * Rounds of {@link Settings#warmup} submissions and as many floor requests until the JIT compilers settle: until
+         * they compiled for less than {@link #SETTLED_COMPILATION} of a round's time, or {@link Settings#warmupRounds}
+         * rounds. A submission runs far more code than the floor's one {@code INSERT}, so it is compiled later: in a
+         * JVM of its own (2026-12-06) the submissions' rate rose by half over the first 50,000 requests while the
+         * floor's rose by a fifth, and a ratio taken early measured the compilers' queue, not the service a client
+         * meets. Each round's rates are kept, so the early ratios are reported too.
+         */
+        List<WarmUpRound> warmUp() throws Exception {
+            var compilation = ManagementFactory.getCompilationMXBean();
+            var rounds = new ArrayList<WarmUpRound>();
+            for (int round = 1; round <= settings.warmupRounds(); round++) {
+                long compiledMs = compilation.getTotalCompilationTime();
+                long start = System.nanoTime();
+                Submissions submissions = submitMany(settings.warmup());
+                Submissions floor = postMany(settings.warmup(), EstimatesParts.FLOOR_PATH);
+                double share = (compilation.getTotalCompilationTime() - compiledMs) / ((System.nanoTime() - start) / 1e6);
+                var taken = new WarmUpRound(submissions.perSecond(), floor.perSecond(), share);
+                rounds.add(taken);
+                log("  warm-up round %d: %.0f submissions/s, the floor %.0f/s (%.2f x); the JIT compiled %.1f %% of the round"
+                        .formatted(round, taken.submissionsPerSecond(), taken.floorPerSecond(),
+                                taken.submissionsPerSecond() / taken.floorPerSecond(), 100 * share));
+                if (share < SETTLED_COMPILATION) {
+                    break;
+                }
+            }
+            return rounds;
         }
 
         /** {@code count} submissions' bodies posted to the path (of team bench) from the client pool; their latencies. */
@@ -791,14 +842,30 @@ final class ServiceBench {
         }
     }
 
-    /** Heap used after a full collection (requested twice; the JVM may take it as a hint). */
+    /**
+     * Heap the last full collection left in use, as that collection reports it (requested twice; the JVM may take it
+     * as a hint). Not the heap's use read afterwards: that adds whatever the service allocated since, and after a
+     * burst the scheduler and the estimator allocate enough in a fraction of a second to read 1.2 × in one run and
+     * 3 × in the next on the same queue.
+     */
     static long heapAfterGc() throws InterruptedException {
-        var memory = ManagementFactory.getMemoryMXBean();
         for (int i = 0; i < 2; i++) {
             System.gc();
             Thread.sleep(200);
         }
-        return memory.getHeapMemoryUsage().getUsed();
+        GcInfo last = null;
+        for (var collector : ManagementFactory.getPlatformMXBeans(com.sun.management.GarbageCollectorMXBean.class)) {
+            GcInfo info = collector.getLastGcInfo();
+            if (info != null && (last == null || info.getEndTime() > last.getEndTime())) {
+                last = info;
+            }
+        }
+        if (last == null) {
+            return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        }
+        Map<String, MemoryUsage> after = last.getMemoryUsageAfterGc();
+        return ManagementFactory.getMemoryPoolMXBeans().stream().filter(pool -> pool.getType() == MemoryType.HEAP)
+                .map(pool -> after.get(pool.getName())).filter(Objects::nonNull).mapToLong(MemoryUsage::getUsed).sum();
     }
 
     /** The JVM's resident set (VmRSS of /proc/self/status), as the kernel gives it. */

@@ -279,6 +279,22 @@ final class Tables {
         md.append("| submissions against the floor: throughput, p99 | ").append(fixed(floor.throughputRatio(), 2))
                 .append(" × the floor's throughput, p99 ").append(fixed(floor.p99Ratio(), 2))
                 .append(" × the floor's p99 | |\n");
+        List<ServiceBench.WarmUpRound> warmUp = floor.warmUp();
+        if (!warmUp.isEmpty()) {
+            ServiceBench.WarmUpRound first = warmUp.get(0);
+            ServiceBench.WarmUpRound last = warmUp.get(warmUp.size() - 1);
+            md.append("| before them, warm-up rounds until the JIT settles (compiles < ")
+                    .append(fixed(100 * ServiceBench.SETTLED_COMPILATION, 0)).append(" % of a round), each ")
+                    .append(r.settings().warmup()).append(" submissions then as many floor requests | ")
+                    .append(warmUp.size()).append(" rounds; the first ").append(fixed(first.submissionsPerSecond(), 0))
+                    .append(" against ").append(fixed(first.floorPerSecond(), 0)).append("/s, the JIT compiling ")
+                    .append(fixed(100 * first.compilation(), 0)).append(" % of it; the last ")
+                    .append(fixed(last.submissionsPerSecond(), 0)).append(" against ")
+                    .append(fixed(last.floorPerSecond(), 0)).append("/s, ").append(fixed(100 * last.compilation(), 1))
+                    .append(" % | first ").append(fixed(first.submissionsPerSecond() / first.floorPerSecond(), 2))
+                    .append(" ×, last ").append(fixed(last.submissionsPerSecond() / last.floorPerSecond(), 2))
+                    .append(" × the floor's rate |\n");
+        }
         ServiceBench.Batches b = r.batches();
         md.append("| batch submissions (`jobs:batch`, ").append(b.batchSize()).append(" jobs each, all `201`) | ")
                 .append(b.jobs()).append(" jobs from ").append(b.clients()).append(" clients, ").append(b.errors())
