@@ -93,7 +93,7 @@ final class ServiceBench {
      * The JIT compilers' time (summed over their threads, as the JVM counts it) over a warm-up round's, under which
      * the JVM counts as settled.
      */
-    static final double SETTLED_COMPILATION = 0.02;
+    static final double SETTLED_COMPILATION = 0.05;
 
     /**
      * One warm-up round: its submissions' and floor requests' rates, and the JIT compilers' time over the round's.
@@ -219,7 +219,7 @@ final class ServiceBench {
         // that the run stays short; its figures prove the parts run, not the targets
         return quick ? new Settings(16, 2_000, 1_000, 4, 4, 4_000, 50, List.of(1_000, 10_000), 10, List.of(30, 60),
                 20, 3_000, 5)
-                : new Settings(16, 10_000, 2_000, 15, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200,
+                : new Settings(16, 10_000, 2_000, 60, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200,
                         List.of(30, 60), 40, 30_000, 20);
     }
 
