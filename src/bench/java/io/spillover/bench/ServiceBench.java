@@ -1,8 +1,8 @@
 package io.spillover.bench;
 
+import com.sun.management.GcInfo;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import com.sun.management.GcInfo;
 import io.spillover.SpilloverApplication;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -80,8 +80,7 @@ final class ServiceBench {
                     + "the submissions, the measured ones and as many floor requests in " + FLOOR_ROUNDS + " rounds "
                     + "of each taken in turn")
                     .formatted(clients, submissions, warmup, warmupRounds, batchedJobs, BATCH, batchClients, releases,
-                            levels,
-                            levelReleases, refreshReleases, crowdedReleases, crowdedReleases, burst);
+                            levels, levelReleases, refreshReleases, crowdedReleases, crowdedReleases, burst);
         }
 
         int pending() {
@@ -592,10 +591,11 @@ final class ServiceBench {
         /**
          * Rounds of {@link Settings#warmup} submissions and as many floor requests until the JIT compilers settle: until
          * they compiled for less than {@link #SETTLED_COMPILATION} of a round's time, or {@link Settings#warmupRounds}
-         * rounds. A submission runs far more code than the floor's one {@code INSERT}, so it is compiled later: in a
-         * JVM of its own (2026-12-06) the submissions' rate rose by half over the first 50,000 requests while the
-         * floor's rose by a fifth, and a ratio taken early measured the compilers' queue, not the service a client
-         * meets. Each round's rates are kept, so the early ratios are reported too.
+         * rounds. A submission runs far more code than the floor's one {@code INSERT}, so it is compiled later (in a
+         * JVM of its own, on 2026-12-06, the submissions' rate rose by half over the first 50,000 requests and the
+         * floor's by a fifth), and in this JVM, with the clients' code to compile too, the one C2 thread took 24
+         * rounds of full mode to work through its queue. The measured rounds so meet the service as a client does
+         * most of its life; each warm-up round's rates are kept, so the cold ratios are reported too.
          */
         List<WarmUpRound> warmUp() throws Exception {
             var compilation = ManagementFactory.getCompilationMXBean();
@@ -844,9 +844,8 @@ final class ServiceBench {
 
     /**
      * Heap the last full collection left in use, as that collection reports it (requested twice; the JVM may take it
-     * as a hint). Not the heap's use read afterwards: that adds whatever the service allocated since, and after a
-     * burst the scheduler and the estimator allocate enough in a fraction of a second to read 1.2 × in one run and
-     * 3 × in the next on the same queue.
+     * as a hint). Not the heap's use read 200 ms later, as before: that counts whatever was allocated meanwhile, and
+     * the same queue of 100,000 read 69 MB in one run and 173 MB in the next.
      */
     static long heapAfterGc() throws InterruptedException {
         for (int i = 0; i < 2; i++) {
