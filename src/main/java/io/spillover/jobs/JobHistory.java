@@ -61,7 +61,7 @@ class JobHistory {
     /** Logs the evaluation, or counts it as a repeat of the job's previous one when nothing differs. */
     @Transactional(propagation = Propagation.MANDATORY)
     void record(UUID jobId, String team, Decision decision, String trigger, Instant at) {
-        recordAll(List.of(new JobLifecycle.Evaluated(jobId, team, decision, trigger)), at);
+        recordAll(List.of(new JobLifecycle.Evaluated(jobId, team, decision, trigger, false)), at);
     }
 
     /**

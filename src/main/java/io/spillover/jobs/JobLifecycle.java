@@ -76,10 +76,6 @@ public class JobLifecycle {
      *                  up as a repeat); false when not known
      */
     public record Evaluated(UUID jobId, String team, Decision decision, String trigger, boolean firstLook) {
-
-        public Evaluated(UUID jobId, String team, Decision decision, String trigger) {
-            this(jobId, team, decision, trigger, false);
-        }
     }
 
     /** Stops a job: a pending one at once, one on the provider by asking the provider. */
