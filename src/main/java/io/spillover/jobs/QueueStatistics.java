@@ -29,8 +29,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * table) served it for as long as autovacuum left the table alone: after 40,000 submissions into a service a minute
  * old, each cycle's write touched 1,500 buffers for its 17 jobs (8–9 ms); with the table analyzed, 230 for ten
  * (0.6 ms), and the next 8,000 submissions ran at 1,620/s against 1,240–1,380/s (issue 32). So every table with a
- * row per queued job is refreshed here. Once the jobs
- * submitted since the last analysis reach a quarter of the jobs that were pending then (and at least
+ * row per queued job is refreshed here.
+ *
+ * <p>Once the jobs submitted since the last analysis reach a quarter of the jobs that were pending then (and at least
  * {@value #BURST}), the tables are analyzed again in the background, at most once every two seconds, and only the
  * columns that queries filter, join or sort on: the specs and messages, most of what a row holds, are never
  * looked at by a plan. A burst so costs a handful of analyses however large it is, each of a bounded sample: a
