@@ -122,7 +122,7 @@ final class EstimatesParts {
 
     static Chained chainWithout(ServiceBench.Run run, String prefix) throws Exception {
         estimates(run, false);
-        ServiceBench.WakeUp off = run.wakeUp(run.settings.levelReleases(), prefix);
+        ServiceBench.WakeUp off = run.lanes(run.settings.levelReleases(), prefix);
         ServiceBench.log("  estimates off: wake-up p50 %.0f ms, p99 %.0f ms, max %.0f ms".formatted(
                 off.serverMs().p50(), off.serverMs().p99(), off.serverMs().max()));
         estimates(run, true);
@@ -265,8 +265,8 @@ final class EstimatesParts {
     }
 
     /**
-     * A burst of {@code burst} jobs in batches onto the queue, then at once a chain: with the estimator off, then
-     * (another burst) on.
+     * A burst of {@code burst} jobs in batches onto the queue, then at once the chains: with the estimator off, then
+     * (another burst onto a queue as long) on.
      */
     record Burst(int pendingBefore, ServiceBench.Batches batches, ServiceBench.WakeUp chain, Load load) {
     }
@@ -278,9 +278,24 @@ final class EstimatesParts {
         }
     }
 
+    /**
+     * The burst with estimates off, then the one with them on. Between them the first burst's jobs are stopped, as
+     * their team would, and the database vacuumed, so that both chains run on a queue of the same length: the runs
+     * before put the second burst onto 130,000 pending against the first's 100,000, and a longer queue is a slower
+     * one with estimates or without.
+     */
     static Bursts bursts(ServiceBench.Run run) throws Exception {
         estimates(run, false);
+        int before = run.names.get();
         Burst off = burst(run, "burst-off-");
+        var burstJobs = new ArrayList<String>();
+        for (int i = before + 1; i <= run.names.get(); i++) {
+            burstJobs.add("bat-" + i);
+        }
+        run.stop("bench", burstJobs);
+        long vacuumFrom = System.nanoTime();
+        run.jdbc.execute("VACUUM ANALYZE");
+        ServiceBench.log("  vacuumed and analyzed in %.1f s".formatted((System.nanoTime() - vacuumFrom) / 1e9));
         estimates(run, true);
         Burst on = burst(run, "burst-on-");
         return new Bursts(off, on);
@@ -288,11 +303,11 @@ final class EstimatesParts {
 
     private static Burst burst(ServiceBench.Run run, String prefix) throws Exception {
         int pending = run.pendingCount();
-        ServiceBench.log("burst: %d jobs in batches onto %d pending, then a chain of %d releases (%s)".formatted(
-                run.settings.burst(), pending, run.settings.levelReleases(), prefix));
+        ServiceBench.log("burst: %d jobs in batches onto %d pending, then %d releases in %d chains at once (%s)"
+                .formatted(run.settings.burst(), pending, run.settings.levelReleases(), run.settings.lanes(), prefix));
         ServiceBench.Batches batches = run.batchMany(run.settings.burst());
         Mark from = mark(run);
-        ServiceBench.WakeUp chain = run.wakeUp(run.settings.levelReleases(), prefix);
+        ServiceBench.WakeUp chain = run.lanes(run.settings.levelReleases(), prefix);
         Load load = since(run, from);
         ServiceBench.log("  %.0f jobs/s; wake-up p50 %.0f ms, p99 %.0f ms, max %.0f ms; estimator busy %.1f %%, CPU %.1f %%"
                 .formatted(batches.jobsPerSecond(), chain.serverMs().p50(), chain.serverMs().p99(),

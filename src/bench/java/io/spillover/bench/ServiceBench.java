@@ -66,13 +66,13 @@ final class ServiceBench {
     /** What a mode runs. */
     record Settings(int clients, int submissions, int warmup, int warmupRounds, int batchClients, int batchedJobs,
                     int releases, List<Integer> levels, int levelReleases, List<Integer> pollIntervals,
-                    int crowdedReleases, int burst, int refreshReleases) {
+                    int crowdedReleases, int burst, int refreshReleases, int lanes) {
 
         String describe() {
             return ("%d client threads; %d measured submissions after warm-up rounds of %d submissions and as many "
                     + "floor requests, until the JIT settles (at most %d rounds); %d jobs in batches of %d from %d "
                     + "clients; %d releases in the wake-up chain; then, from an emptied queue, the queue filled in "
-                    + "batches to %s pending jobs, with a chain of %d releases (estimates off, then on), %d "
+                    + "batches to %s pending jobs, with %d releases in %d chains at once (estimates off, then on), %d "
                     + "releases of an offering a line of jobs waits on (to the moved estimates' write) and one "
                     + "release of an offering a job waits on at each, and %d releases of the offering every pending "
                     + "job waits on right after the burst that filled the queue and %d more once it settled; then two "
@@ -80,7 +80,7 @@ final class ServiceBench {
                     + "the submissions, the measured ones and as many floor requests in " + FLOOR_ROUNDS + " rounds "
                     + "of each taken in turn")
                     .formatted(clients, submissions, warmup, warmupRounds, batchedJobs, BATCH, batchClients, releases,
-                            levels, levelReleases, refreshReleases, crowdedReleases, crowdedReleases, burst);
+                            levels, levelReleases, lanes, refreshReleases, crowdedReleases, crowdedReleases, burst);
         }
 
         int pending() {
@@ -214,12 +214,12 @@ final class ServiceBench {
     }
 
     static Settings settings(boolean quick) {
-        // quick: chains of 11 jobs at each length and after each burst (four per length, two after the bursts), so
-        // that the run stays short; its figures prove the parts run, not the targets
+        // quick: chains of 10 releases in two lanes at each length and after each burst (four per length, two after
+        // the bursts), so that the run stays short; its figures prove the parts run, not the targets
         return quick ? new Settings(16, 2_000, 1_000, 4, 4, 4_000, 50, List.of(1_000, 10_000), 10, List.of(30, 60),
-                20, 3_000, 5)
-                : new Settings(16, 10_000, 2_000, 60, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 200,
-                        List.of(30, 60), 40, 30_000, 20);
+                20, 3_000, 5, 2)
+                : new Settings(16, 10_000, 2_000, 60, 4, 20_000, 200, List.of(1_000, 10_000, 100_000), 800,
+                        List.of(30, 60), 40, 30_000, 20, 4);
     }
 
     static Result run(Settings settings) throws Exception {
@@ -298,13 +298,13 @@ final class ServiceBench {
             bench.awaitStatus("holder", "hold-c5-2xlarge", "RUNNING");
             log("webhooks: warm-up, %d submissions and a chain of 10 releases".formatted(settings.warmup()));
             bench.submitMany(settings.warmup());
-            bench.wakeUp(10, "warm-");
+            bench.wakeUp(10, "warm-", 1);
             var results = new ArrayList<WebhookRound>();
             for (int round = 1; round <= rounds; round++) {
                 log("webhooks, round %d: without webhooks, %d submissions and a chain of %d releases".formatted(round,
                         settings.submissions(), settings.releases()));
                 Submissions without = bench.submitMany(settings.submissions());
-                WakeUp wakeUpWithout = bench.wakeUp(settings.releases(), "plain-" + round + "-");
+                WakeUp wakeUpWithout = bench.wakeUp(settings.releases(), "plain-" + round + "-", 1);
                 log("  %.0f submissions/s, p99 %.1f ms; wake-up p50 %.0f ms, p99 %.0f ms".formatted(
                         without.perSecond(), without.latencyMs().p99(), wakeUpWithout.serverMs().p50(),
                         wakeUpWithout.serverMs().p99()));
@@ -318,7 +318,7 @@ final class ServiceBench {
                             .formatted(silent.getLocalPort(), i)), 201);
                 }
                 // the chain first, so that the submissions after it are measured with the dispatcher busy
-                WakeUp wakeUpWith = bench.wakeUp(settings.releases(), "hooked-" + round + "-");
+                WakeUp wakeUpWith = bench.wakeUp(settings.releases(), "hooked-" + round + "-", 1);
                 Submissions with = bench.submitMany(settings.submissions());
                 log("  %.0f submissions/s, p99 %.1f ms; wake-up p50 %.0f ms, p99 %.0f ms".formatted(with.perSecond(),
                         with.latencyMs().p99(), wakeUpWith.serverMs().p50(), wakeUpWith.serverMs().p99()));
@@ -420,7 +420,7 @@ final class ServiceBench {
                 }
                 EstimatesParts.Chained off = EstimatesParts.chainWithout(this, "chain-off-" + level + "-");
                 EstimatesParts.Mark from = EstimatesParts.mark(this);
-                WakeUp chain = wakeUp(settings.levelReleases(), "chain-" + level + "-");
+                WakeUp chain = lanes(settings.levelReleases(), "chain-" + level + "-");
                 EstimatesParts.Load load = EstimatesParts.since(this, from);
                 log("  wake-up p50 %.0f ms, p99 %.0f ms; %d sweeps of %.0f ms".formatted(chain.serverMs().p50(),
                         chain.serverMs().p99(), chain.sweeps().count(), chain.sweeps().meanMs()));
@@ -489,8 +489,12 @@ final class ServiceBench {
 
         /** Stops every pending job of the team through the API, from the client pool. */
         void stopPending(String team) throws Exception {
-            List<String> names = jdbc.queryForList("SELECT name FROM jobs WHERE team = ? AND status = 'PENDING'",
-                    String.class, team);
+            stop(team, jdbc.queryForList("SELECT name FROM jobs WHERE team = ? AND status = 'PENDING'", String.class,
+                    team));
+        }
+
+        /** Stops the team's jobs through the API, from the client pool. */
+        void stop(String team, List<String> names) throws Exception {
             ExecutorService pool = Executors.newFixedThreadPool(settings.clients());
             List<Future<Response>> stops = new ArrayList<>();
             for (String name : names) {
@@ -500,7 +504,7 @@ final class ServiceBench {
                 expect(stop.get(), 200);
             }
             pool.shutdown();
-            log("  stopped %d pending jobs of %s; %d pending".formatted(names.size(), team, pendingCount()));
+            log("  stopped %d jobs of %s; %d pending".formatted(names.size(), team, pendingCount()));
         }
 
         /** Stops the job holding ml.c5.xlarge; the waiter on it starts. What that took, and what the cycle read. */
@@ -545,7 +549,8 @@ final class ServiceBench {
                     "{\"displayName\": \"" + team + "\", \"weight\": 1, \"queueing\": \"BEST_EFFORT_FIFO\"}"), 201);
             expect(send(null, "PUT", "/admin/teams/" + team + "/quotas", """
                     {"instanceLimits": {"ml.c5.2xlarge": 1000, "ml.m5.xlarge": 1000, "ml.c5.xlarge": 1000,
-                                        "ml.m5.2xlarge": 1000},
+                                        "ml.m5.2xlarge": 1000, "ml.m5.4xlarge": 1000, "ml.r5.xlarge": 1000,
+                                        "ml.r5.2xlarge": 1000},
                      "maxAccelerators": 1000, "maxConcurrentJobs": 1000}"""), 200);
             Response token = expect(send(null, "POST", "/teams/" + team + "/tokens",
                     "{\"name\": \"bench\", \"role\": \"MEMBER\"}"), 201);
@@ -699,10 +704,28 @@ final class ServiceBench {
          * instance and wakes the next. Each start after the first is paired with the latest end before it.
          */
         WakeUp wakeUp() throws Exception {
-            return wakeUp(settings.releases(), "chain-");
+            return wakeUp(settings.releases(), "chain-", 1);
         }
 
-        WakeUp wakeUp(int chainLength, String prefix) throws Exception {
+        /**
+         * Issue #32's chains: {@code releases} wake-ups on {@link #LANES}, {@link Settings#lanes} chains at once, one
+         * on each lane's one instance, {@code releases / lanes} each. A chain's p99 then falls on tens of wake-ups
+         * instead of its second or third slowest, as it did with one chain of 200 (two chains with the same settings
+         * differed by 1.27 x, more than the target's 1.2 x).
+         */
+        WakeUp lanes(int releases, String prefix) throws Exception {
+            return wakeUp(releases, prefix, settings.lanes());
+        }
+
+        /** The one-instance offerings of the chains, in the order their lanes are taken. */
+        static final List<String> LANES = List.of("ml.m5.xlarge", "ml.m5.4xlarge", "ml.r5.xlarge", "ml.r5.2xlarge");
+
+        /**
+         * {@code lanes} chains at once, each of {@code releases / lanes} + 1 one-second jobs on one lane's single
+         * instance, submitted in order: each job's end releases the instance and wakes the next on its lane. Each
+         * start after a lane's first is paired with the latest end before it on that lane.
+         */
+        WakeUp wakeUp(int releases, String prefix, int lanes) throws Exception {
             Timer sweepTimer = registry.get("spillover.scheduling.cycle").tag("scope", "sweep").timer();
             var estimationTimers = registry.get("spillover.estimates.run").timers();
             long estimationsBefore = estimationTimers.stream().mapToLong(Timer::count).sum();
@@ -711,17 +734,29 @@ final class ServiceBench {
             long sweepsBefore = sweepTimer.count();
             double sweepMsBefore = sweepTimer.totalTime(TimeUnit.MILLISECONDS);
             long chainFrom = System.nanoTime();
-            int n = chainLength + 1;
-            for (int i = 0; i < n; i++) {
-                submit("relay", prefix + i, "ml.m5.xlarge", 1);
+            int n = Math.max(1, releases / lanes) + 1;
+            String[] names = new String[lanes];
+            for (int lane = 0; lane < lanes; lane++) {
+                names[lane] = lanes == 1 ? prefix : prefix + lane + "-";
             }
-            var ends = new ArrayList<Instant>();
-            var starts = new ArrayList<Instant>();
             for (int i = 0; i < n; i++) {
-                JsonNode job = awaitStatus("relay", prefix + i, Duration.ofSeconds(30L + 5L * n), "COMPLETED",
-                        "FAILED", "STOPPED");
-                ends.add(Instant.parse(job.get("endedAt").asString()));
-                starts.add(transition(job, "STARTING"));
+                for (int lane = 0; lane < lanes; lane++) {
+                    submit("relay", names[lane] + i, LANES.get(lane), 1);
+                }
+            }
+            var ends = new ArrayList<List<Instant>>();
+            var starts = new ArrayList<List<Instant>>();
+            for (int lane = 0; lane < lanes; lane++) {
+                var laneEnds = new ArrayList<Instant>();
+                var laneStarts = new ArrayList<Instant>();
+                for (int i = 0; i < n; i++) {
+                    JsonNode job = awaitStatus("relay", names[lane] + i, Duration.ofSeconds(30L + 5L * n),
+                            "COMPLETED", "FAILED", "STOPPED");
+                    laneEnds.add(Instant.parse(job.get("endedAt").asString()));
+                    laneStarts.add(transition(job, "STARTING"));
+                }
+                ends.add(laneEnds);
+                starts.add(laneStarts);
             }
             double chainMs = (System.nanoTime() - chainFrom) / 1e6;
             long sweeps = sweepTimer.count() - sweepsBefore;
@@ -734,16 +769,20 @@ final class ServiceBench {
                     estimationTimers.stream().mapToDouble(t -> t.max(TimeUnit.MILLISECONDS)).max().orElse(0),
                     estimationMs / chainMs);
             var wakes = new ArrayList<Double>();
-            var releases = new ArrayList<Instant>();
-            for (Instant start : starts) {
-                ends.stream().filter(e -> !e.isAfter(start)).max(Comparator.naturalOrder()).ifPresent(end -> {
-                    wakes.add(Duration.between(end, start).toNanos() / 1e6);
-                    releases.add(end);
-                });
+            var released = new ArrayList<Instant>();
+            for (int lane = 0; lane < lanes; lane++) {
+                List<Instant> laneEnds = ends.get(lane);
+                for (Instant start : starts.get(lane)) {
+                    laneEnds.stream().filter(e -> !e.isAfter(start)).max(Comparator.naturalOrder()).ifPresent(end -> {
+                        wakes.add(Duration.between(end, start).toNanos() / 1e6);
+                        released.add(end);
+                    });
+                }
             }
+            released.sort(Comparator.naturalOrder());
             var polling = new ArrayList<Polling>();
             for (int interval : settings.pollIntervals()) {
-                polling.add(new Polling(interval, interval / 2.0, 0.99 * interval, simulatePolling(releases, interval)));
+                polling.add(new Polling(interval, interval / 2.0, 0.99 * interval, simulatePolling(released, interval)));
             }
             int slow = (int) wakes.stream().filter(ms -> ms > 100).count();
             return new WakeUp(wakes.size(), Percentiles.of(wakes), polling,

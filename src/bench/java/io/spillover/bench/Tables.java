@@ -343,7 +343,9 @@ final class Tables {
                 .append(" (").append(bytes(m.bytesPerPendingJob())).append(" per pending job); RSS ").append(m.rss())
                 .append(" | |\n");
         md.append("\nAt each queue length, in one run (the queue filled in batches; all of it waits on a held offering):")
-                .append(" a chain of one-second jobs on another offering, each end waking the next, and one release")
+                .append(" ").append(r.settings().lanes()).append(" chains of one-second jobs at once, each on an")
+                .append(" offering of one instance (a lane), each end waking the next on its lane, ")
+                .append(number(r.settings().levelReleases())).append(" wake-ups in all; and one release")
                 .append(" of an offering a job waits on. One commit = ").append(fixed(commit, 2)).append(" ms.\n\n")
                 .append("| pending | wake-up p50 / p99 / max | p99 in commits | safety sweeps during the chain: count, mean")
                 .append(" | one release → waiting job `STARTING` | jobs evaluated in that cycle")
@@ -394,13 +396,14 @@ final class Tables {
 
     /** Issue #32's figures: wake-ups with estimates off and on, what the estimator took, the moved estimates. */
     private static void estimates(StringBuilder md, ServiceBench.Result r) {
-        md.append("\nEstimated starts beside placement, in the same run: at each queue length a chain with the")
-                .append(" estimator stopped, then (restarted, its first full estimation done) the chain above; then")
+        md.append("\nEstimated starts beside placement, in the same run: at each queue length the chains with the")
+                .append(" estimator stopped, then (restarted, its first full estimation done) the chains above; then")
                 .append(" releases of an offering a line of jobs waits on, each moving the rest about an hour earlier (counted")
                 .append(" once every job of the line is estimated anew from a reading after the release, its p50 at least")
                 .append(" 30 min earlier, or past its deadline: such a job gives up rather than starts);")
-                .append(" then two bursts of jobs onto the longest queue, each followed at once by a chain, the")
-                .append(" estimator off for the first and on for the second. The estimator's busy share is its")
+                .append(" then two bursts of jobs onto the longest queue, each followed at once by the chains, the")
+                .append(" estimator off for the first and on for the second (the first burst's jobs stopped and the")
+                .append(" database vacuumed between them, so both land on a queue as long). The estimator's busy share is its")
                 .append(" estimations' wall time (the database's work for them included) over the chain's; its CPU")
                 .append(" share is its thread's CPU time over the chain's time, as a share of one core.\n\n")
                 .append("| pending | wake-up p99 / max, estimates off | wake-up p99 / max, estimates on | p99 on ÷ off")
