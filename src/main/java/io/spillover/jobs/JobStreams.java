@@ -54,6 +54,11 @@ class JobStreams implements SmartLifecycle {
     /** The most notifications one announcement sends; more jobs than they name are announced as every job. */
     static final int MAX_NOTICES = 10;
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    /**
+     * How long the listener waits on its socket for notifications before it looks whether to stop: a wait that sends
+     * nothing to the database, and bounds how long a shutdown waits for it.
+     */
+    static final Duration LISTEN_WAIT = Duration.ofMillis(250);
     /** A stream ends after this; the client reconnects with {@code Last-Event-ID}. */
     static final Duration STREAM_TIMEOUT = Duration.ofMinutes(30);
     private static final Logger log = LoggerFactory.getLogger(JobStreams.class);
@@ -135,7 +140,11 @@ class JobStreams implements SmartLifecycle {
         listener.start();
     }
 
-    /** Ends open streams before the web server's graceful shutdown, which would otherwise wait for them. */
+    /**
+     * Ends open streams before the web server's graceful shutdown, which would otherwise wait for them, and waits for
+     * the listener to give its connection back: the pool closes after this, and a listener still on it would use a
+     * closed connection (a warning with a stack trace at every shutdown).
+     */
     @Override
     public void stop() {
         running = false;
@@ -143,6 +152,11 @@ class JobStreams implements SmartLifecycle {
         sender.shutdownNow();
         open.values().forEach(streams -> streams.forEach(s -> s.emitter.complete()));
         open.clear();
+        try {
+            listener.join(LISTEN_WAIT.multipliedBy(4).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
@@ -249,7 +263,7 @@ class JobStreams implements SmartLifecycle {
                 PGConnection postgres = connection.unwrap(PGConnection.class);
                 try {
                     while (running) {
-                        PGNotification[] notifications = postgres.getNotifications(1_000);
+                        PGNotification[] notifications = postgres.getNotifications((int) LISTEN_WAIT.toMillis());
                         if (notifications != null) {
                             for (PGNotification notification : notifications) {
                                 if (JobEstimates.CHANNEL.equals(notification.getName())) {
