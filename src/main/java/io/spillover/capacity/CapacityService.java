@@ -11,6 +11,7 @@ import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.Violation;
 import io.spillover.system.Access;
 import io.spillover.system.Change;
+import io.spillover.system.Snapshots;
 import io.spillover.tenancy.TeamUsage;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,10 +25,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** Reads capacity for placement and changes on-demand totals, telling the scheduler when they grow. */
 @Service
@@ -41,9 +44,15 @@ public class CapacityService implements SmartInitializingSingleton {
     private final Catalog catalog;
     private final ApplicationEventPublisher events;
     private final PlanDirectory plans;
+    private final JdbcClient jdbc;
+    private final TransactionTemplate readOnly;
 
     CapacityService(Offerings offerings, TeamUsage teams, ProviderFleet provider, Catalog catalog,
-                    ApplicationEventPublisher events, PlanDirectory plans) {
+                    ApplicationEventPublisher events, PlanDirectory plans, JdbcClient jdbc,
+                    PlatformTransactionManager transactions) {
+        this.jdbc = jdbc;
+        this.readOnly = new TransactionTemplate(transactions);
+        readOnly.setReadOnly(true);
         this.offerings = offerings;
         this.plans = plans;
         this.teams = teams;
@@ -63,8 +72,9 @@ public class CapacityService implements SmartInitializingSingleton {
      * A snapshot with the placements holding instances, read by {@code running} in the same transaction, at one
      * moment: every instance a team holds is in one of its placements, as a reclaim counts them.
      */
-    @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
+    @Transactional(readOnly = true)
     public Capacity snapshot(Supplier<? extends Collection<RunningPlacement>> running) {
+        Snapshots.repeatableRead(jdbc);
         List<OfferingState> states = offerings.all().stream().map(Offering::state).toList();
         return new Capacity(states, plans.plans(), teams.states().values(), running.get());
     }
@@ -106,14 +116,15 @@ public class CapacityService implements SmartInitializingSingleton {
 
     /**
      * The limits submissions are held to, under a provider that reads its account's limits; empty under one
-     * whose offerings are all declared (the local provider, where an admin may add capacity at any time).
+     * whose offerings are all declared (the local provider, where an admin may add capacity at any time). Every
+     * submission asks: under the local provider the answer takes no transaction.
      */
-    @Transactional(readOnly = true)
     public Optional<OfferingLimits> limits() {
         if (provider.limitRefreshInterval().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new OfferingLimits(offerings.all(), offerings.quotaReadings().keySet()));
+        return Optional.of(readOnly.execute(
+                status -> new OfferingLimits(offerings.all(), offerings.quotaReadings().keySet())));
     }
 
     /**

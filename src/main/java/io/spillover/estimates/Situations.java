@@ -13,6 +13,7 @@ import io.spillover.replay.RunPool;
 import io.spillover.replay.Runs;
 import io.spillover.replay.Situation;
 import io.spillover.scheduling.SchedulingProperties;
+import io.spillover.system.Snapshots;
 import io.spillover.tenancy.SharingProperties;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,9 +27,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -53,14 +54,15 @@ class Situations {
     private final Clock clock;
     private final TransactionTemplate snapshot;
     private final SharingPolicy sharing;
+    private final JdbcClient jdbc;
 
     Situations(CapacityService capacity, RunningJobs running, FairShares fairShares,
                RunHistory history, Clock clock, PlatformTransactionManager transactions,
-               SharingProperties sharing, SchedulingProperties scheduling) {
+               SharingProperties sharing, SchedulingProperties scheduling, JdbcClient jdbc) {
+        this.jdbc = jdbc;
         this.sharing = sharing.policy(scheduling.sweepInterval());
         this.snapshot = new TransactionTemplate(transactions);
         snapshot.setReadOnly(true);
-        snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         this.capacity = capacity;
         this.running = running;
         this.fairShares = fairShares;
@@ -73,7 +75,10 @@ class Situations {
      * on the provider running.
      */
     Read read(Supplier<List<QueuedJob>> windows) {
-        return snapshot.execute(status -> readNow(windows));
+        return snapshot.execute(status -> {
+            Snapshots.repeatableRead(jdbc);
+            return readNow(windows);
+        });
     }
 
     QueuePolicy policy() {
