@@ -106,9 +106,10 @@ class Scheduler implements SmartLifecycle {
                     leading = true;
                     nextSweep = now;
                 }
-                var timers = new SchedulingCycle.Timers(jobs.nextDeadline(), offerings.nextMarkExpiry());
+                var timers = new SchedulingCycle.Timers(jobs.nextDeadline(), offerings.nextMarkExpiry(),
+                        plans.nextBoundary(now));
                 Instant wakeAt = Stream.of(timers.nextDeadline(), timers.nextMarkExpiry(), cycle.nextRevisit(),
-                                plans.nextBoundary(now), Optional.of(nextSweep),
+                                timers.nextPlanBoundary(), Optional.of(nextSweep),
                                 Optional.of(now.plus(properties.leaderRetryInterval())))
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
                 Scope scope = wakeups.await(wakeAt);

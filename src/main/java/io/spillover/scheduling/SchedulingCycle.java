@@ -33,6 +33,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -139,7 +140,9 @@ class SchedulingCycle {
         }
         Capacity snapshot = sharing.enabled() ? capacity.snapshot(() -> running.placements(now)) : capacity.snapshot();
         List<QueuedJob> candidates = candidates(scope, snapshot, now);
-        FairShares.Snapshot shares = fairShares.forCycle(candidates.stream().map(QueuedJob::sweep).distinct().toList());
+        // the sweeps' runs are read for jobs of a sweep only: a cycle of jobs without one makes no round trip for them
+        FairShares.Snapshot shares = fairShares.forCycle(candidates.stream().map(QueuedJob::sweep)
+                .filter(Objects::nonNull).distinct().toList());
         Set<UUID> firstLooks = new HashSet<>();
         candidates.stream().filter(job -> !job.evaluated()).forEach(job -> firstLooks.add(job.id()));
         List<QueuedRequest<UUID>> queue = candidates.stream()
@@ -199,17 +202,19 @@ class SchedulingCycle {
 
     /**
      * When the timers the scheduler waits for fall due, as it read them before it slept: the first pending deadline
-     * or run-time limit, and the first unavailable mark to run out. A job submitted or started since has a deadline
-     * at least its maximum pending or run time away, so the next reading, before the next sleep, sees it in time.
+     * or run-time limit, the first unavailable mark to run out, and the next start or end of a plan's window. A job
+     * submitted or started since has a deadline at least its maximum pending or run time away, so the next reading,
+     * before the next sleep, sees it in time; a plan registered since is read then too, and its window moves at its
+     * boundary (a plan whose window has begun already is registered active).
      */
-    record Timers(Optional<Instant> nextDeadline, Optional<Instant> nextMarkExpiry) {
+    record Timers(Optional<Instant> nextDeadline, Optional<Instant> nextMarkExpiry, Optional<Instant> nextPlanBoundary) {
     }
 
     /**
      * Stops jobs whose pending or run time ran out, lifts expired marks, moves plans whose window began or
-     * ended (stopping the jobs on an ended plan) and adds what that frees to the scope. The jobs and marks are
-     * looked for only when one of them has fallen due, and at every sweep: otherwise the three statements that look
-     * would run in every cycle, and almost always find nothing.
+     * ended (stopping the jobs on an ended plan) and adds what that frees to the scope. The jobs, marks and plans are
+     * looked for only when one of them has fallen due, and at every sweep: otherwise the statements that look (and
+     * the plans' transaction) would run in every cycle, and almost always find nothing.
      */
     private void applyTimers(Instant now, Scope scope, Timers timers) {
         if (scope.everything() || due(timers.nextDeadline(), now)) {
@@ -225,6 +230,9 @@ class SchedulingCycle {
             for (OfferingKey lifted : offerings.liftExpiredMarks(now)) {
                 scope.and(Scope.offering(lifted, Trigger.UNAVAILABLE_EXPIRED));
             }
+        }
+        if (!scope.everything() && !due(timers.nextPlanBoundary(), now)) {
+            return;
         }
         for (PlanChanged moved : plans.advance(now)) {
             if (moved.activated()) {
