@@ -4,6 +4,8 @@ import io.spillover.shared.ConflictException;
 import io.spillover.shared.ForbiddenException;
 import io.spillover.shared.InvalidRequestException;
 import io.spillover.shared.NotFoundException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionExecution;
@@ -118,7 +120,7 @@ public class ChangeRecords implements TransactionExecutionListener {
     }
 
     /** The record of one change in progress, riding along with the transaction it joined. */
-    private final class Pending implements TransactionSynchronization, Carried {
+    private final class Pending implements Carried {
 
         private final AuditEntry attempt;
         private boolean joined;
@@ -130,7 +132,7 @@ public class ChangeRecords implements TransactionExecutionListener {
 
         void join() {
             if (!joined && !written) {
-                TransactionSynchronizationManager.registerSynchronization(this);
+                batch().add(this);
                 joined = true;
             }
         }
@@ -142,17 +144,54 @@ public class ChangeRecords implements TransactionExecutionListener {
             }
         }
 
+        void completed(boolean committed) {
+            joined = false;
+            if (!committed) {
+                written = false; // the record went with the rollback; a retry or the failure writes it again
+            }
+        }
+    }
+
+    /**
+     * The batch of the records that joined the running transaction: a transaction that commits the changes of a group
+     * of submissions writes their records in one round trip. Looked up among the transaction's synchronizations, so
+     * that a transaction suspended for another keeps its own.
+     */
+    private Batch batch() {
+        for (TransactionSynchronization synchronization : TransactionSynchronizationManager.getSynchronizations()) {
+            if (synchronization instanceof Batch batch && batch.owner() == this) {
+                return batch;
+            }
+        }
+        var batch = new Batch();
+        TransactionSynchronizationManager.registerSynchronization(batch);
+        return batch;
+    }
+
+    private final class Batch implements TransactionSynchronization {
+
+        private final List<Pending> records = new ArrayList<>();
+
+        ChangeRecords owner() {
+            return ChangeRecords.this;
+        }
+
+        void add(Pending record) {
+            records.add(record);
+        }
+
         @Override
         public void beforeCommit(boolean readOnly) {
-            writeUnlessWritten(DONE);
+            List<Pending> unwritten = records.stream().filter(record -> !record.written).toList();
+            if (!unwritten.isEmpty()) {
+                log.recordAll(unwritten.stream().map(record -> record.attempt.withOutcome(DONE)).toList());
+                unwritten.forEach(record -> record.written = true);
+            }
         }
 
         @Override
         public void afterCompletion(int status) {
-            joined = false;
-            if (status != STATUS_COMMITTED) {
-                written = false; // the record went with the rollback; a retry or the failure writes it again
-            }
+            records.forEach(record -> record.completed(status == STATUS_COMMITTED));
         }
     }
 }

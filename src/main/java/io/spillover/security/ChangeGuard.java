@@ -5,6 +5,7 @@ import io.spillover.audit.ChangeRecords;
 import io.spillover.shared.ForbiddenException;
 import io.spillover.system.Change;
 import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
@@ -58,9 +59,11 @@ class ChangeGuard {
 
     private static Map<String, Object> arguments(ProceedingJoinPoint call) {
         Method method = ((MethodSignature) call.getSignature()).getMethod();
+        Parameter[] parameters = method.getParameters(); // a copy at each call
+        Object[] values = call.getArgs();
         var arguments = new HashMap<String, Object>();
-        for (int i = 0; i < method.getParameterCount(); i++) {
-            arguments.put(method.getParameters()[i].getName(), call.getArgs()[i]);
+        for (int i = 0; i < parameters.length; i++) {
+            arguments.put(parameters[i].getName(), values[i]);
         }
         return arguments;
     }

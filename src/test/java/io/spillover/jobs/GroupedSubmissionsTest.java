@@ -60,6 +60,9 @@ class GroupedSubmissionsTest extends ApiTest {
         assertThat(jdbc.sql("SELECT count(*) FROM job_entries WHERE team = ?").param(team).query(Long.class).single())
                 .isEqualTo(5);
         assertThat(records(team)).containsExactlyInAnyOrder("done", "done", "done", "done", "done");
+        // and each record in its job's transaction: the group's four written together before it committed
+        assertThat(jdbc.sql("SELECT count(DISTINCT xmin::text) FROM audit_log WHERE action = 'submit job' AND target = ?")
+                .param("teams/" + team + "/jobs").query(Long.class).single()).isEqualTo(2);
         for (String name : List.of("first", "b", "c", "d", "e")) {
             assertThat(describe(team, name).get("status").asString()).isEqualTo("PENDING");
         }
