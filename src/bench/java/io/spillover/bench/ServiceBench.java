@@ -735,13 +735,13 @@ final class ServiceBench {
             double sweepMsBefore = sweepTimer.totalTime(TimeUnit.MILLISECONDS);
             long chainFrom = System.nanoTime();
             int n = Math.max(1, releases / lanes) + 1;
-            String[] names = new String[lanes];
+            String[] prefixes = new String[lanes];
             for (int lane = 0; lane < lanes; lane++) {
-                names[lane] = lanes == 1 ? prefix : prefix + lane + "-";
+                prefixes[lane] = lanes == 1 ? prefix : prefix + lane + "-";
             }
             for (int i = 0; i < n; i++) {
                 for (int lane = 0; lane < lanes; lane++) {
-                    submit("relay", names[lane] + i, LANES.get(lane), 1);
+                    submit("relay", prefixes[lane] + i, LANES.get(lane), 1);
                 }
             }
             var ends = new ArrayList<List<Instant>>();
@@ -750,7 +750,7 @@ final class ServiceBench {
                 var laneEnds = new ArrayList<Instant>();
                 var laneStarts = new ArrayList<Instant>();
                 for (int i = 0; i < n; i++) {
-                    JsonNode job = awaitStatus("relay", names[lane] + i, Duration.ofSeconds(30L + 5L * n),
+                    JsonNode job = awaitStatus("relay", prefixes[lane] + i, Duration.ofSeconds(30L + 5L * n),
                             "COMPLETED", "FAILED", "STOPPED");
                     laneEnds.add(Instant.parse(job.get("endedAt").asString()));
                     laneStarts.add(transition(job, "STARTING"));
