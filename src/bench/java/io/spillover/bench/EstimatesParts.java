@@ -290,7 +290,7 @@ final class EstimatesParts {
         Burst off = burst(run, "burst-off-");
         var burstJobs = new ArrayList<String>();
         for (int i = before + 1; i <= run.names.get(); i++) {
-            burstJobs.add("bat-" + i);
+            burstJobs.add(ServiceBench.Run.batchName(i));
         }
         run.stop("bench", burstJobs);
         long vacuumFrom = System.nanoTime();

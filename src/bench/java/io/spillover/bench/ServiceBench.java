@@ -663,6 +663,11 @@ final class ServiceBench {
         }
 
         /** {@code count} jobs of team bench waiting on ml.c5.2xlarge, in batches of {@link #BATCH}; the batches' latencies. */
+        /** The name of the {@code i}th job submitted in batches ({@link #names} counts them). */
+        static String batchName(int i) {
+            return "bat-" + i;
+        }
+
         Batches batchMany(int count) throws Exception {
             ExecutorService pool = Executors.newFixedThreadPool(settings.batchClients());
             var next = new AtomicInteger();
@@ -676,7 +681,7 @@ final class ServiceBench {
                     while ((from = next.getAndAdd(BATCH)) < count) {
                         var items = new ArrayList<String>();
                         for (int i = from; i < Math.min(count, from + BATCH); i++) {
-                            items.add(body("bat-" + names.incrementAndGet(), "ml.c5.2xlarge", 0));
+                            items.add(body(batchName(names.incrementAndGet()), "ml.c5.2xlarge", 0));
                         }
                         long t = System.nanoTime();
                         Response r = send("bench", "POST", "/teams/bench/jobs:batch",
