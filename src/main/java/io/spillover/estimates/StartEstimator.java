@@ -15,6 +15,7 @@ import io.spillover.replay.Forecast;
 import io.spillover.replay.Situation;
 import io.spillover.replay.StartEstimate;
 import io.spillover.scheduling.Leadership;
+import io.spillover.scheduling.PlacementActivity;
 import io.spillover.system.DedicatedPool;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,9 +57,11 @@ import org.springframework.stereotype.Component;
  *
  * <p><b>Placement first, by construction.</b> It runs on a thread of its own, and every connection it uses comes from a
  * {@link DedicatedPool} of {@value #POOL_SIZE}, never from the pool the API and the scheduler draw on; it writes only
- * its own tables. A {@link DutyCycle} keeps it busy at most {@code max-share} of one core on average, the database's
- * work for it included. Where it runs is {@code runs-on}'s ({@link EstimatorRole}): the instance that schedules, or
- * one that does not.
+ * its own tables. It {@link PlacementActivity#stepAside steps aside} while the scheduler of its instance has work in
+ * hand, before each read, each of the forecast's samples and each write, for at most {@link #STEP_ASIDE} in all per
+ * estimation: a wake-up does not share the cores with a forecast. A {@link DutyCycle} keeps it busy at most
+ * {@code max-share} of one core on average, the database's work for it included and the time it stepped aside not.
+ * Where it runs is {@code runs-on}'s ({@link EstimatorRole}): the instance that schedules, or one that does not.
  *
  * <p>It stores what moved ({@link EstimatedStart#movedFrom}) after the {@link EstimateCalibration} corrected it, and
  * the write notifies every instance.
@@ -70,6 +73,12 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
     static final Duration SETTLE = Duration.ofMillis(50);
     /** Busy time kept for estimations of changes after a full estimation, so that they need not wait for it. */
     static final Duration RESERVE = Duration.ofMillis(250);
+    /**
+     * The longest an estimation steps aside, in all, for placement work: at every step (before it reads, before each of
+     * the forecast's samples, before it writes) it waits while this instance's scheduler has work in hand, until this
+     * much waiting is spent; then it goes on regardless, so that a scheduler that is always busy cannot starve it.
+     */
+    static final Duration STEP_ASIDE = Duration.ofMillis(250);
     /** How often an instance that does not estimate asks whether it should now. */
     static final Duration ROLE_CHECK = Duration.ofSeconds(2);
     /** Past this many changed jobs at once, the next estimation is a full one. */
@@ -85,8 +94,9 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
      * @param offerings the offerings whose windows it read, by type and region; empty for a full estimation
      * @param forecast  how many jobs it forecast
      * @param changed   how many estimates it wrote or removed
+     * @param aside     how long it stepped aside for placement work
      */
-    record Run(Instant at, boolean full, Set<OfferingKey> offerings, int forecast, int changed) {
+    record Run(Instant at, boolean full, Set<OfferingKey> offerings, int forecast, int changed, Duration aside) {
     }
 
     /** How many of the latest estimations {@link #recent()} tells. */
@@ -123,6 +133,7 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
     private final Clock clock;
     private final DedicatedPool pool;
     private final EstimatorRole role;
+    private final PlacementActivity placement;
     private final String beyond;
     private final Timer fullRuns;
     private final Timer changeRuns;
@@ -141,9 +152,12 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
     private boolean fresh;
     private long nextFull;
     private DutyCycle duty;
+    /** Nanoseconds the current estimation may still step aside, and has stepped aside. */
+    private long asideLeft;
+    private long aside;
 
     StartEstimator(Situations situations, PendingJobs pending, Catalog catalog, JobEstimates estimates,
-                   ObjectProvider<EstimateCalibration> calibration, Leadership leadership,
+                   ObjectProvider<EstimateCalibration> calibration, Leadership leadership, PlacementActivity placement,
                    EstimatesProperties settings, DataSource dataSource, Clock clock, MeterRegistry registry) {
         this.situations = situations;
         this.pending = pending;
@@ -154,6 +168,7 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
         this.clock = clock;
         this.pool = DedicatedPool.of(dataSource, "spillover-estimates", POOL_SIZE, registry);
         this.role = new EstimatorRole(settings.runsOn(), leadership, pool);
+        this.placement = placement;
         this.beyond = "beyond the forecast: at least " + settings.window()
                 + " jobs of its team wait before it for each type it lists";
         this.fullRuns = timer(registry, "full");
@@ -312,6 +327,8 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
             return; // a burst too large to name came meanwhile: the full estimation it asks for covers these
         }
         long began = System.nanoTime();
+        asideLeft = STEP_ASIDE.toNanos();
+        aside = 0;
         try {
             Run run = pool.call(() -> full ? everything() : changes(changed));
             if (full) {
@@ -331,7 +348,7 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
             log.warn("Could not estimate the pending jobs' starts; trying again: {}", e.toString());
         } finally {
             long ended = System.nanoTime();
-            duty.spent(ended, ended - began, full);
+            duty.spent(ended, ended - began - aside, full);
             (full ? fullRuns : changeRuns).record(ended - began, TimeUnit.NANOSECONDS);
             if (full) {
                 nextFull = ended + settings.fullInterval().toNanos();
@@ -339,9 +356,28 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
         }
     }
 
+    /**
+     * Waits while the scheduler has placement work in hand, as long as this estimation may still step aside. An
+     * interrupt (the estimator stopping) ends the wait and stays set.
+     */
+    private void stepAside() {
+        if (asideLeft <= 0) {
+            return;
+        }
+        try {
+            long waited = placement.stepAside(Duration.ofNanos(asideLeft)).toNanos();
+            aside += waited;
+            asideLeft -= waited;
+        } catch (InterruptedException e) {
+            asideLeft = 0;
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Every window of the queue, and a "beyond" basis for every other pending job. */
     private Run everything() {
         groups = new OfferingGroups(situations.policy().fairShare());
+        stepAside();
         Situations.Read read = situations.read(() -> pending.windows(null, settings.window()));
         return store(read, null, Set.of());
     }
@@ -355,17 +391,20 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
     private Run changes(Set<UUID> changed) {
         var touched = new HashSet<OfferingKey>();
         var lastInWindow = new HashMap<List<Object>, Optional<InQueue>>();
+        stepAside();
         for (PendingJobs.Listing job : pending.listings(changed)) {
             if (!job.pending() || kept.containsKey(job.id()) || !behindFullWindows(job, lastInWindow)) {
                 touched.addAll(job.listed());
             }
         }
         if (touched.isEmpty()) {
+            stepAside();
             Instant now = clock.instant();
             int written = estimates.store(new JobEstimates.Estimation(List.of(), changed, beyond, changed, now));
-            return new Run(now, false, Set.of(), 0, written);
+            return new Run(now, false, Set.of(), 0, written, Duration.ofNanos(aside));
         }
         Set<OfferingKey> scope = new HashSet<>(groups.closure(touched));
+        stepAside();
         Situations.Read read = situations.read(() -> windowsOf(scope));
         return store(read, scope, changed);
     }
@@ -431,7 +470,8 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
      */
     private Run store(Situations.Read read, Set<OfferingKey> scope, Set<UUID> changed) {
         Situation<UUID> situation = read.situation();
-        Forecast.Result<UUID> result = forecast.estimate(situation);
+        stepAside();
+        Forecast.Result<UUID> result = forecast.estimate(situation, this::stepAside);
         Map<UUID, StartEstimate> calibrated = calibration.calibrate(result.estimates(), situation);
         var next = scope == null ? new HashMap<UUID, Kept>() : new HashMap<>(kept);
         List<JobEstimates.Estimated> moved = new ArrayList<>();
@@ -472,11 +512,12 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
         }
         var newlyBeyond = new HashSet<>(changed);
         newlyBeyond.removeAll(forecast);
+        stepAside();
         kept = new HashMap<>(); // until the write commits, what is stored is not known
         int written = estimates.store(new JobEstimates.Estimation(moved, scope == null ? null : newlyBeyond, beyond,
                 scope == null ? null : left, situation.now()));
         kept = next;
         return new Run(situation.now(), scope == null, scope == null ? Set.of() : Set.copyOf(scope), forecast.size(),
-                written);
+                written, Duration.ofNanos(aside));
     }
 }

@@ -108,7 +108,7 @@ public final class Forecast {
     }
 
     public <I extends Comparable<I>> Result<I> estimate(Situation<I> situation) {
-        return estimate(situation, null);
+        return estimate(situation, null, Map.of(), () -> { });
     }
 
     /**
@@ -125,6 +125,21 @@ public final class Forecast {
      * @param trueRuns seconds each job runs in all, running or waiting; a job not in it is drawn as usual
      */
     <I extends Comparable<I>> Result<I> estimate(Situation<I> situation, Set<I> only, Map<I, Long> trueRuns) {
+        return estimate(situation, only, trueRuns, () -> { });
+    }
+
+    /**
+     * Every waiting job's estimate, handing control back between samples: a caller that shares the machine with work
+     * that comes first (the scheduler's) waits there while that work runs.
+     *
+     * @param between called before each sample but the first
+     */
+    public <I extends Comparable<I>> Result<I> estimate(Situation<I> situation, Runnable between) {
+        return estimate(situation, null, Map.of(), between);
+    }
+
+    private <I extends Comparable<I>> Result<I> estimate(Situation<I> situation, Set<I> only, Map<I, Long> trueRuns,
+                                                         Runnable between) {
         var first = new Model<>(situation, only, samples, trueRuns);
         var sample = new Sample<>(first, 0);
         sample.run();
@@ -137,6 +152,7 @@ public final class Forecast {
         long decisions = 0;
         for (int s = 0; s < model.samples; s++) {
             if (s > 0 || model != first) {
+                between.run();
                 sample = new Sample<>(model, s);
                 sample.run();
             }

@@ -26,7 +26,8 @@ import org.springframework.stereotype.Component;
  * The scheduler thread. While this instance leads, it sleeps until an event leaves work or a timer falls
  * due (a pending deadline, a run-time limit, an unavailable mark running out, a plan's window starting or
  * ending, a waiting job's patience opening its next entry, the safety sweep), then runs
- * one {@link SchedulingCycle}. A standby instance only tries for the lead now and then.
+ * one {@link SchedulingCycle}, with the work in hand on {@link PlacementActivity} meanwhile. A standby instance only
+ * tries for the lead now and then.
  */
 @Component
 class Scheduler implements SmartLifecycle {
@@ -42,6 +43,7 @@ class Scheduler implements SmartLifecycle {
     private final PlanService plans;
     private final CapacityProvider provider;
     private final Launcher launcher;
+    private final PlacementActivity activity;
     private final ApplicationEventPublisher events;
     private final SchedulingProperties properties;
     private final Clock clock;
@@ -51,7 +53,7 @@ class Scheduler implements SmartLifecycle {
 
     Scheduler(Leadership leadership, Wakeups wakeups, SchedulingCycle cycle, SchedulerQueries jobs,
               ProviderReports reports, Offerings offerings, PlanService plans, CapacityProvider provider,
-              Launcher launcher, ApplicationEventPublisher events, SchedulingProperties properties, Clock clock,
+              Launcher launcher, PlacementActivity activity, ApplicationEventPublisher events, SchedulingProperties properties, Clock clock,
               MeterRegistry registry) {
         this.plans = plans;
         this.leadership = leadership;
@@ -62,6 +64,7 @@ class Scheduler implements SmartLifecycle {
         this.offerings = offerings;
         this.provider = provider;
         this.launcher = launcher;
+        this.activity = activity;
         this.events = events;
         this.properties = properties;
         this.clock = clock;
@@ -114,17 +117,19 @@ class Scheduler implements SmartLifecycle {
                         .flatMap(Optional::stream).min(Instant::compareTo).orElseThrow();
                 Scope scope = wakeups.await(wakeAt);
                 boolean sweep = !clock.instant().isBefore(nextSweep);
-                if (sweep) {
-                    reconcile();
-                    scope.and(Scope.everything(Trigger.SWEEP));
-                    nextSweep = clock.instant().plus(properties.sweepInterval());
-                }
                 boolean evaluated;
-                Timer.Sample timing = Timer.start();
-                try {
-                    evaluated = cycle.run(scope, timers);
-                } finally {
-                    timing.stop(sweep ? sweepCycles : eventCycles);
+                try (PlacementActivity.Work work = activity.begin()) {
+                    if (sweep) {
+                        reconcile();
+                        scope.and(Scope.everything(Trigger.SWEEP));
+                        nextSweep = clock.instant().plus(properties.sweepInterval());
+                    }
+                    Timer.Sample timing = Timer.start();
+                    try {
+                        evaluated = cycle.run(scope, timers);
+                    } finally {
+                        timing.stop(sweep ? sweepCycles : eventCycles);
+                    }
                 }
                 if (evaluated) {
                     events.publishEvent(new QueueEvaluated(clock.instant(), sweep));

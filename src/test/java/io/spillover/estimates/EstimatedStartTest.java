@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.spillover.placement.OfferingKey;
+import io.spillover.scheduling.PlacementActivity;
 import io.spillover.support.ApiTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -48,6 +49,9 @@ class EstimatedStartTest extends ApiTest {
 
     @Autowired
     private DataSource dataSource;
+
+    @Autowired
+    private PlacementActivity placement;
 
     @Test
     void aPendingJobsEstimateIsAnIntervalOnAnEntryWithItsBasisAndAStartedJobHasNone() {
@@ -114,6 +118,26 @@ class EstimatedStartTest extends ApiTest {
         assertThat(run.full()).as("only what the release could move").isFalse();
         assertThat(run.offerings()).containsExactly(OfferingKey.onDemand("us-east-1", G5));
         assertThat(describe(elsewhere, "waits-elsewhere").get("estimatedStart")).isEqualTo(kept);
+    }
+
+    @Test
+    void anEstimationStepsAsideWhilePlacementWorkIsInHandForAtMostItsBound() {
+        String team = twoWaitingBehindAHolder();
+        Instant before = Instant.parse(awaitEstimate(team, "later").get("p50").asString());
+        JsonNode moved;
+        try (PlacementActivity.Work cycle = placement.begin()) {
+            expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
+
+            moved = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> describe(team, "later").get("estimatedStart"),
+                            e -> Instant.parse(e.get("p50").asString()).isBefore(before.minus(Duration.ofMinutes(5))));
+        }
+
+        Instant at = Instant.parse(moved.get("estimatedAt").asString());
+        StartEstimator.Run run = estimator.recent().stream() // the table keeps milliseconds
+                .filter(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at)).findFirst().orElseThrow();
+        assertThat(run.aside()).as("it waited while the work was in hand, as long as it may")
+                .isGreaterThanOrEqualTo(StartEstimator.STEP_ASIDE).isLessThan(Duration.ofSeconds(5));
     }
 
     @Test

@@ -57,6 +57,20 @@ class ForecastTest {
     }
 
     @Test
+    void aCallerThatSharesTheMachineGetsControlBetweenSamplesAndTheEstimatesAreTheSame() {
+        var situation = new Builder().offering(P5_EAST, 1, 1)
+                .running("a", "t", entry(P5, 1), Duration.ofMinutes(30), runs(Duration.ofHours(2)))
+                .waiting("b", "t", 120, runs(Duration.ofHours(1)), entry(P5, 1))
+                .build();
+        var handedBack = new java.util.concurrent.atomic.AtomicInteger();
+
+        var estimates = forecast.estimate(situation, handedBack::incrementAndGet).estimates();
+
+        assertThat(handedBack).as("before each sample but the first").hasValue(Forecast.SAMPLES - 1);
+        assertThat(estimates).isEqualTo(forecast.estimate(situation).estimates());
+    }
+
+    @Test
     void aJobStartsOnTheEntryThatFreesFirst() {
         var situation = new Builder().offering(P5_EAST, 1, 1).offering(P4D_EAST, 1, 1)
                 .running("p5-holder", "t", entry(P5, 1), Duration.ZERO, runs(Duration.ofHours(5)))
