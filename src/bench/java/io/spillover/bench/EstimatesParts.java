@@ -62,18 +62,19 @@ final class EstimatesParts {
      * work for them included) and the share its thread was on a CPU, and its estimations by scope.
      */
     record Load(double seconds, double busyShare, double cpuShare, long changes, double changesMeanMs, long full,
-                double fullMeanMs) {
+                double fullMeanMs, double asideMeanMs) {
     }
 
     /** Where the estimator stood at a moment: its timers and its thread's CPU time. */
-    record Mark(long nanos, long changes, double changesMs, long full, double fullMs, long cpuNanos) {
+    record Mark(long nanos, long changes, double changesMs, long full, double fullMs, long cpuNanos, double asideMs) {
     }
 
     static Mark mark(ServiceBench.Run run) {
         Timer changes = timer(run, "changes");
         Timer full = timer(run, "full");
         return new Mark(System.nanoTime(), changes.count(), changes.totalTime(TimeUnit.MILLISECONDS), full.count(),
-                full.totalTime(TimeUnit.MILLISECONDS), estimatorCpuNanos());
+                full.totalTime(TimeUnit.MILLISECONDS), estimatorCpuNanos(),
+                run.registry.get("spillover.estimates.aside").timer().totalTime(TimeUnit.MILLISECONDS));
     }
 
     static Load since(ServiceBench.Run run, Mark from) {
@@ -84,7 +85,8 @@ final class EstimatesParts {
         double changesMs = to.changesMs() - from.changesMs();
         double fullMs = to.fullMs() - from.fullMs();
         return new Load(ms / 1e3, (changesMs + fullMs) / ms, Math.max(0, to.cpuNanos() - from.cpuNanos()) / 1e6 / ms,
-                changes, changes == 0 ? 0 : changesMs / changes, full, full == 0 ? 0 : fullMs / full);
+                changes, changes == 0 ? 0 : changesMs / changes, full, full == 0 ? 0 : fullMs / full,
+                changes + full == 0 ? 0 : (to.asideMs() - from.asideMs()) / (changes + full));
     }
 
     private static Timer timer(ServiceBench.Run run, String scope) {

@@ -404,11 +404,12 @@ final class Tables {
                 .append(" then two bursts of jobs onto the longest queue, each followed at once by the chains, the")
                 .append(" estimator off for the first and on for the second (the first burst's jobs stopped and the")
                 .append(" database vacuumed between them, so both land on a queue as long). The estimator's busy share is its")
-                .append(" estimations' wall time (the database's work for them included) over the chain's; its CPU")
+                .append(" estimations' wall time (the database's work for them included, the time they stepped aside for the")
+                .append(" scheduler not) over the chain's; its CPU")
                 .append(" share is its thread's CPU time over the chain's time, as a share of one core.\n\n")
                 .append("| pending | wake-up p99 / max, estimates off | wake-up p99 / max, estimates on | p99 on ÷ off")
                 .append(" | estimator during the on chain: busy / CPU share of a core | its estimations: of changes")
-                .append(" (mean), full (mean) | release → moved estimates written, p50 / p99 / max |\n")
+                .append(" (mean), full (mean); stepped aside (mean) | release → moved estimates written, p50 / p99 / max |\n")
                 .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (EstimatesParts.AtLevel level : r.estimates()) {
             EstimatesParts.Load load = level.load();
@@ -447,7 +448,7 @@ final class Tables {
 
     private static String estimations(EstimatesParts.Load load) {
         return load.changes() + " (" + fixed(load.changesMeanMs(), 0) + " ms), " + load.full() + " ("
-                + fixed(load.fullMeanMs(), 0) + " ms)";
+                + fixed(load.fullMeanMs(), 0) + " ms); aside " + fixed(load.asideMeanMs(), 0) + " ms";
     }
 
     /** Estimated starts on the default policy's replay: shown, the forecast alone, the naive estimate. */

@@ -137,6 +137,7 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
     private final String beyond;
     private final Timer fullRuns;
     private final Timer changeRuns;
+    private final Timer stepsAside;
 
     private final Object lock = new Object();
     private final Set<UUID> noticed = new HashSet<>();
@@ -173,12 +174,17 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
                 + " jobs of its team wait before it for each type it lists";
         this.fullRuns = timer(registry, "full");
         this.changeRuns = timer(registry, "changes");
+        this.stepsAside = Timer.builder("spillover.estimates.aside")
+                .description("How long one estimation stepped aside while the scheduler had placement work in hand "
+                        + "(not counted in spillover.estimates.run)")
+                .publishPercentileHistogram().register(registry);
     }
 
     private static Timer timer(MeterRegistry registry, String scope) {
         return Timer.builder("spillover.estimates.run")
                 .description("One estimation of pending jobs' starts: windows read, forecast and the write of what "
-                        + "moved; scope full (every window) or changes (the windows a change could move)")
+                        + "moved, without the time it stepped aside for placement; scope full (every window) or "
+                        + "changes (the windows a change could move)")
                 .tag("scope", scope).publishPercentileHistogram().register(registry);
     }
 
@@ -349,7 +355,8 @@ class StartEstimator implements SmartLifecycle, DisposableBean {
         } finally {
             long ended = System.nanoTime();
             duty.spent(ended, ended - began - aside, full);
-            (full ? fullRuns : changeRuns).record(ended - began, TimeUnit.NANOSECONDS);
+            (full ? fullRuns : changeRuns).record(ended - began - aside, TimeUnit.NANOSECONDS);
+            stepsAside.record(aside, TimeUnit.NANOSECONDS);
             if (full) {
                 nextFull = ended + settings.fullInterval().toNanos();
             }
