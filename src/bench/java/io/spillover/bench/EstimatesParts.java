@@ -63,6 +63,22 @@ final class EstimatesParts {
      */
     record Load(double seconds, double busyShare, double cpuShare, long changes, double changesMeanMs, long full,
                 double fullMeanMs, double asideMeanMs) {
+
+        /** Two stretches as one. */
+        Load and(Load other) {
+            double all = seconds + other.seconds;
+            long count = changes + full + other.changes + other.full;
+            return new Load(all, (busyShare * seconds + other.busyShare * other.seconds) / all,
+                    (cpuShare * seconds + other.cpuShare * other.seconds) / all, changes + other.changes,
+                    mean(changes, changesMeanMs, other.changes, other.changesMeanMs), full + other.full,
+                    mean(full, fullMeanMs, other.full, other.fullMeanMs),
+                    count == 0 ? 0 : (asideMeanMs * (changes + full) + other.asideMeanMs * (other.changes + other.full))
+                            / count);
+        }
+
+        private static double mean(long n, double mean, long m, double otherMean) {
+            return n + m == 0 ? 0 : (n * mean + m * otherMean) / (n + m);
+        }
     }
 
     /** Where the estimator stood at a moment: its timers and its thread's CPU time. */
@@ -118,24 +134,57 @@ final class EstimatesParts {
         Thread.sleep(1_000);
     }
 
-    /** A chain with the estimator off; on again afterwards, settled. */
-    record Chained(ServiceBench.WakeUp wakeUp) {
+    /**
+     * The chains with estimates off and on at one queue length, in halves taken in turn (off, on, off, on), each
+     * half's wake-ups pooled with the other's of its kind: whatever drifts during the minutes they take (autovacuum,
+     * the tables' dead rows, the machine) falls on both kinds alike, not on whichever runs second.
+     *
+     * @param offHalves the second off half's p99 over the first's: how far the same chain moves by itself
+     */
+    record Interleaved(ServiceBench.WakeUp off, ServiceBench.WakeUp on, Load load, double offHalves) {
     }
 
-    static Chained chainWithout(ServiceBench.Run run, String prefix) throws Exception {
-        estimates(run, false);
-        ServiceBench.WakeUp off = run.lanes(run.settings.levelReleases(), prefix);
-        ServiceBench.log("  estimates off: wake-up p50 %.0f ms, p99 %.0f ms, max %.0f ms".formatted(
-                off.serverMs().p50(), off.serverMs().p99(), off.serverMs().max()));
-        estimates(run, true);
-        return new Chained(off);
+    static Interleaved interleaved(ServiceBench.Run run, int level) throws Exception {
+        int half = Math.max(run.settings.lanes(), run.settings.levelReleases() / 2);
+        ServiceBench.WakeUp off = null;
+        ServiceBench.WakeUp on = null;
+        Load load = null;
+        double firstOffP99 = 0;
+        double offHalves = 0;
+        for (int round = 0; round < 2; round++) {
+            estimates(run, false);
+            ServiceBench.WakeUp offHalf = run.lanes(half, "chain-off-" + level + "-" + round + "-");
+            estimates(run, true);
+            Mark from = mark(run);
+            ServiceBench.WakeUp onHalf = run.lanes(half, "chain-" + level + "-" + round + "-");
+            Load halfLoad = since(run, from);
+            ServiceBench.log(("  half %d: estimates off: wake-up p50 %.0f ms, p99 %.0f ms, max %.0f ms; on: p50 %.0f ms,"
+                    + " p99 %.0f ms, max %.0f ms").formatted(round + 1, offHalf.serverMs().p50(),
+                    offHalf.serverMs().p99(), offHalf.serverMs().max(), onHalf.serverMs().p50(),
+                    onHalf.serverMs().p99(), onHalf.serverMs().max()));
+            if (round == 0) {
+                firstOffP99 = offHalf.serverMs().p99();
+                off = offHalf;
+                on = onHalf;
+                load = halfLoad;
+            } else {
+                offHalves = offHalf.serverMs().p99() / firstOffP99;
+                off = off.and(offHalf);
+                on = on.and(onHalf);
+                load = load.and(halfLoad);
+            }
+        }
+        ServiceBench.log("  estimates off: wake-up p50 %.0f ms, p99 %.0f ms, max %.0f ms (second half over first at the p99: %.2f)"
+                .formatted(off.serverMs().p50(), off.serverMs().p99(), off.serverMs().max(), offHalves));
+        return new Interleaved(off, on, load, offHalves);
     }
 
     /**
      * At one queue length: the chain with estimates off and on, what the estimator took during the on chain, and the
      * releases of the line's offering.
      */
-    record AtLevel(int pending, ServiceBench.WakeUp off, ServiceBench.WakeUp on, Load load, Refresh refresh) {
+    record AtLevel(int pending, ServiceBench.WakeUp off, ServiceBench.WakeUp on, Load load, Refresh refresh,
+                   double offHalves) {
 
         /** The on chain's p99 over the off chain's. */
         double p99Ratio() {

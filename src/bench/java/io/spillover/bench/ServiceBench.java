@@ -136,7 +136,25 @@ final class ServiceBench {
      *                     part 1 queue), and a release that lands in one waits for it
      */
     record WakeUp(int releases, Percentiles serverMs, List<Polling> polling, String pollingMethod, int slowReleases,
-                  Sweeps sweeps, Estimations estimations) {
+                  Sweeps sweeps, Estimations estimations, List<Double> wakeMs) {
+
+        /** Two chains of the same kind as one: their wake-ups pooled (the first's polling figures kept). */
+        WakeUp and(WakeUp other) {
+            var all = new ArrayList<>(wakeMs);
+            all.addAll(other.wakeMs);
+            long sweepCount = sweeps.count() + other.sweeps.count();
+            long estimationCount = estimations.count() + other.estimations.count();
+            return new WakeUp(releases + other.releases, Percentiles.of(all), polling, pollingMethod,
+                    slowReleases + other.slowReleases,
+                    new Sweeps(sweepCount, sweepCount == 0 ? 0 : (sweeps.count() * sweeps.meanMs()
+                            + other.sweeps.count() * other.sweeps.meanMs()) / sweepCount,
+                            (sweeps.shareOfTime() + other.sweeps.shareOfTime()) / 2),
+                    new Estimations(estimationCount, estimationCount == 0 ? 0 : (estimations.count()
+                            * estimations.meanMs() + other.estimations.count() * other.estimations.meanMs())
+                            / estimationCount, Math.max(estimations.maxMs(), other.estimations.maxMs()),
+                            (estimations.shareOfTime() + other.estimations.shareOfTime()) / 2),
+                    all);
+        }
     }
 
     /**
@@ -418,17 +436,17 @@ final class ServiceBench {
                     memory = new Memory(pending, heapBefore, heapAtQueue, (heapAtQueue - heapBefore) / (double) pending,
                             Runtime.getRuntime().maxMemory(), rss());
                 }
-                EstimatesParts.Chained off = EstimatesParts.chainWithout(this, "chain-off-" + level + "-");
-                EstimatesParts.Mark from = EstimatesParts.mark(this);
-                WakeUp chain = lanes(settings.levelReleases(), "chain-" + level + "-");
-                EstimatesParts.Load load = EstimatesParts.since(this, from);
+                EstimatesParts.Interleaved chains = EstimatesParts.interleaved(this, level);
+                WakeUp chain = chains.on();
+                EstimatesParts.Load load = chains.load();
                 log("  wake-up p50 %.0f ms, p99 %.0f ms; %d sweeps of %.0f ms".formatted(chain.serverMs().p50(),
                         chain.serverMs().p99(), chain.sweeps().count(), chain.sweeps().meanMs()));
                 EstimatesParts.Refresh refresh = EstimatesParts.refresh(this, level);
                 Release release = release(pending, filled, holderTeam, holderJob, waiter);
                 Crowded settled = crowded("settled", burstEnded);
                 levels.add(new Level(pending, chain, release, afterBurst, settled));
-                estimates.add(new EstimatesParts.AtLevel(pending, off.wakeUp(), chain, load, refresh));
+                estimates.add(new EstimatesParts.AtLevel(pending, chains.off(), chain, load, refresh,
+                        chains.offHalves()));
                 holderTeam = "bench";
                 holderJob = waiter; // it holds ml.c5.xlarge now, for the next level's release
             }
@@ -793,7 +811,7 @@ final class ServiceBench {
             return new WakeUp(wakes.size(), Percentiles.of(wakes), polling,
                     "analytic (uniform over the interval: mean interval/2, p99 0.99 x interval) and simulated: for each "
                             + "measured release time, 1,000 retry loops with random phases (seed 7); delay = release to "
-                            + "the first retry at or after it", slow, sweepStats, estimationStats);
+                            + "the first retry at or after it", slow, sweepStats, estimationStats, List.copyOf(wakes));
         }
 
         static Percentiles simulatePolling(List<Instant> releases, int intervalSeconds) {

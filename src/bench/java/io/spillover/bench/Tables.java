@@ -396,8 +396,10 @@ final class Tables {
 
     /** Issue #32's figures: wake-ups with estimates off and on, what the estimator took, the moved estimates. */
     private static void estimates(StringBuilder md, ServiceBench.Result r) {
-        md.append("\nEstimated starts beside placement, in the same run: at each queue length the chains with the")
-                .append(" estimator stopped, then (restarted, its first full estimation done) the chains above; then")
+        md.append("\nEstimated starts beside placement, in the same run: at each queue length the chains above in two")
+                .append(" halves, each half first with the estimator stopped, then with it restarted (its first full")
+                .append(" estimation done), the halves of each kind pooled (off, on, off, on: drift falls on both kinds);")
+                .append(" in brackets the second off half's p99 over the first's, how far the same chain moves by itself; then")
                 .append(" releases of an offering a line of jobs waits on, each moving the rest about an hour earlier (counted")
                 .append(" once every job of the line is estimated anew from a reading after the release, its p50 at least")
                 .append(" 30 min earlier, or past its deadline: such a job gives up rather than starts);")
@@ -407,7 +409,7 @@ final class Tables {
                 .append(" estimations' wall time (the database's work for them included, the time they stepped aside for the")
                 .append(" scheduler not) over the chain's; its CPU")
                 .append(" share is its thread's CPU time over the chain's time, as a share of one core.\n\n")
-                .append("| pending | wake-up p99 / max, estimates off | wake-up p99 / max, estimates on | p99 on ÷ off")
+                .append("| pending | wake-up p99 / max, estimates off | wake-up p99 / max, estimates on | p99 on ÷ off (off ÷ off)")
                 .append(" | estimator during the on chain: busy / CPU share of a core | its estimations: of changes")
                 .append(" (mean), full (mean); stepped aside (mean) | release → moved estimates written, p50 / p99 / max |\n")
                 .append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -418,7 +420,8 @@ final class Tables {
                     .append(fixed(level.off().serverMs().max(), 0)).append(" ms | ")
                     .append(fixed(level.on().serverMs().p99(), 0)).append(" / ")
                     .append(fixed(level.on().serverMs().max(), 0)).append(" ms | ")
-                    .append(fixed(level.p99Ratio(), 2)).append(" | ").append(load(load)).append(" | ")
+                    .append(fixed(level.p99Ratio(), 2)).append(" (").append(fixed(level.offHalves(), 2)).append(")")
+                    .append(" | ").append(load(load)).append(" | ")
                     .append(estimations(load)).append(" | ").append(fixed(level.refresh().ms().p50(), 0))
                     .append(" / ").append(fixed(level.refresh().ms().p99(), 0)).append(" / ")
                     .append(fixed(level.refresh().ms().max(), 0)).append(" ms over ")
