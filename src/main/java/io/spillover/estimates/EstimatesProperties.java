@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param runsOn       which instance estimates: {@code scheduler} (the one that schedules), {@code standby} (one that
  *                     does not: one at a time, by a lock of its own; with a single instance, none), or {@code none}
  * @param maxShare     the most of one core the estimator keeps busy on average (its estimations' wall time, the
- *                     database's work for them included), over (0, 1]
+ *                     database's work for them included, the time they step aside for a scheduling cycle not), over
+ *                     (0, 1]
  * @param fullInterval how often every offering's queue is estimated anyway (the safety net for what no change
  *                     announced, and for time passing), within {@code maxShare}
  * @param window       how many pending jobs of each team on each type the forecast follows, in queue order; a job
