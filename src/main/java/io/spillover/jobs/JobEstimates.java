@@ -44,7 +44,8 @@ public class JobEstimates {
      *
      * @param moved       the estimates to write, each replacing the job's earlier one
      * @param beyond      jobs beyond the forecast that get {@code beyondBasis} where they have no estimate yet; null
-     *                    for every pending job without one
+     *                    for every pending job without one that was submitted by {@code at} (one submitted since was
+     *                    not in the estimation's reading, and its own change brings it an estimate)
      * @param beyondBasis why they have no figures
      * @param left        jobs whose estimate goes if they no longer wait; null for every job's
      * @param at          when the estimation read the queue
@@ -130,12 +131,15 @@ public class JobEstimates {
                 .param("at", at).update();
     }
 
-    /** The basis of the jobs beyond the forecast that have no estimate yet; a job estimated before keeps its own. */
+    /**
+     * The basis of the jobs beyond the forecast that have no estimate yet; a job estimated before keeps its own. Of every
+     * pending job, only those the estimation could have read: a job submitted while it forecast may be first in line.
+     */
     private int beyond(Estimation estimation, Set<String> teams) {
         if (estimation.beyond() != null && estimation.beyond().isEmpty()) {
             return 0;
         }
-        String which = estimation.beyond() == null ? "TRUE" : "j.id = ANY(:ids)";
+        String which = estimation.beyond() == null ? "j.created_at <= :at" : "j.id = ANY(:ids)";
         var statement = jdbc.sql("""
                         INSERT INTO job_estimates (job_id, team, basis, past_deadline, estimated_at)
                         SELECT j.id, j.team, :basis, false, :at FROM jobs j

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.spillover.jobs.JobEstimates;
 import io.spillover.placement.OfferingKey;
 import io.spillover.scheduling.PlacementActivity;
 import io.spillover.support.ApiTest;
@@ -52,6 +53,9 @@ class EstimatedStartTest extends ApiTest {
 
     @Autowired
     private PlacementActivity placement;
+
+    @Autowired
+    private JobEstimates estimates;
 
     @Test
     void aPendingJobsEstimateIsAnIntervalOnAnEntryWithItsBasisAndAStartedJobHasNone() {
@@ -138,6 +142,31 @@ class EstimatedStartTest extends ApiTest {
                 .filter(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at)).findFirst().orElseThrow();
         assertThat(run.aside()).as("it waited while the work was in hand, as long as it may")
                 .isGreaterThanOrEqualTo(StartEstimator.STEP_ASIDE).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aFullEstimationCallsBeyondTheForecastOnlyTheJobsSubmittedByItsReading() {
+        capacity(G5_48, 1);
+        String team = team(Map.of(G5_48, 2));
+        submit(team, hinted("holder", G5_48, 3600));
+        awaitStatus(team, "holder", "RUNNING");
+        String basis = "beyond this test's forecast";
+        estimator.stop(); // nothing else writes estimates meanwhile
+        try {
+            Instant read = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            submit(team, hinted("after-the-reading", G5_48, 1800));
+            awaitStatus(team, "after-the-reading", "PENDING");
+
+            estimates.store(new JobEstimates.Estimation(List.of(), null, basis, List.of(), read));
+            assertThat(describe(team, "after-the-reading").get("estimatedStart").isNull())
+                    .as("submitted while the estimation forecast: it may be first in line").isTrue();
+
+            estimates.store(new JobEstimates.Estimation(List.of(), null, basis, List.of(), Instant.now()));
+            assertThat(describe(team, "after-the-reading").get("estimatedStart").get("basis").asString())
+                    .isEqualTo(basis);
+        } finally {
+            estimator.start();
+        }
     }
 
     @Test
