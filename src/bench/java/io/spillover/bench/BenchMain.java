@@ -1,5 +1,6 @@
 package io.spillover.bench;
 
+import io.spillover.replay.NearbyFleets;
 import io.spillover.replay.ReplayResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,6 +48,12 @@ public final class BenchMain {
             write(options.out().resolve(options.replayName() + ".json"),
                     new Recorded<>(options.command(), machine, settings, result));
             sections.put(options.replayName(), Tables.replay(result, machine, options.command()));
+            if (options.nearby()) {
+                NearbyFleets judged = ReplayBench.nearby(options, result);
+                write(options.out().resolve(options.replayName() + "-nearby.json"),
+                        new Recorded<>(options.command(), machine, settings, judged));
+                sections.put(options.replayName() + "-nearby", Tables.nearby(judged, machine, options.command()));
+            }
         }
         if (options.runs("service")) {
             Machine machine = Machine.describe();

@@ -28,10 +28,13 @@ import java.util.Set;
  *                   {@code --estimates=off}
  * @param policies   the names of the replay's policies to run ({@code --policies=spillover,no-sharing}), empty for
  *                   all; the goals need single-type, spillover and a polling script
+ * @param nearby     also replay the fleets one on-demand instance away ({@code --nearby}) under the same policies, and
+ *                   judge the goals that compare teams over all of them ({@code NearbyFleets})
  */
 record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Window window,
                     List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, Long shiftTeams,
-                    EstimateAccuracy.Settings estimates, Set<String> policies, String command) {
+                    EstimateAccuracy.Settings estimates, Set<String> policies, boolean nearby,
+                    String command) {
 
     static final int SHIFT_DAYS = 14;
 
@@ -41,7 +44,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
                                         [--label=NAME] [--shift-teams=SEED] [--estimates=N|off]
                                         [--arrivals=none|last-day] [--estimate-runs=history|true]
-                                        [--policies=NAME,...]
+                                        [--policies=NAME,...] [--nearby]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
                         ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
                         ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
@@ -64,7 +67,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
             options.put(eq < 0 ? token.substring(2) : token.substring(2, eq), eq < 0 ? "true" : token.substring(eq + 1));
         }
         var known = Set.of("parts", "trace", "fleet", "window-days", "max-jobs", "poll", "out", "doc", "exact",
-                "label", "shift-teams", "estimates", "arrivals", "estimate-runs", "policies");
+                "label", "shift-teams", "estimates", "arrivals", "estimate-runs", "policies", "nearby");
         options.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("unknown option --" + k + "\n" + USAGE);
         });
@@ -86,7 +89,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                 estimates(options.getOrDefault("estimates", quick ? "200" : "1000"), options.getOrDefault("arrivals", "none"),
                         options.getOrDefault("estimate-runs", "history")),
                 options.containsKey("policies") ? Set.of(options.get("policies").split(",")) : Set.of(),
-                command);
+                Boolean.parseBoolean(options.getOrDefault("nearby", "false")), command);
     }
 
     private static EstimateAccuracy.Settings estimates(String jobs, String arrivals, String runs) {

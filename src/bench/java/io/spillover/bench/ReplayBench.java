@@ -1,7 +1,11 @@
 package io.spillover.bench;
 
 import io.spillover.catalog.Catalog;
+import io.spillover.replay.Goals;
 import io.spillover.replay.JobRun;
+import io.spillover.replay.NearbyFleets;
+import io.spillover.replay.Policy;
+import io.spillover.replay.PolicyReport;
 import io.spillover.replay.PolicyRun;
 import io.spillover.replay.Replay;
 import io.spillover.replay.ReplayConfig;
@@ -17,7 +21,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,7 +34,11 @@ final class ReplayBench {
     private ReplayBench() {
     }
 
-    static ReplayResult run(BenchOptions options) {
+    /** The fleet file as the options change it, and the trace as they select and move it. */
+    private record Input(ReplayConfig config, List<TraceJob> trace, String traceName) {
+    }
+
+    private static Input input(BenchOptions options) {
         ReplayConfig config = readConfig(options.fleet());
         if (!options.polling().isEmpty()) {
             config = config.withPolling(options.polling());
@@ -39,13 +50,16 @@ final class ReplayBench {
             traceName += " (each team's submissions moved by up to " + BenchOptions.SHIFT_DAYS + " days, seed "
                     + options.shiftTeams() + ")";
         }
-        System.out.printf("Replaying %s (%d jobs) on %s%n", traceName, trace.size(), options.fleet());
-        ReplayResult result = new Replay(config, catalog(), options.exact(), System::nanoTime, options.policies()).run(traceName, trace,
-                options.window(), options.estimates(), (run, report) -> {
-                    System.out.printf("  %-20s %6d jobs, mean wait %10.0f s, p99 %9d s, %5.1f%% on first choice,"
-                                    + " %,d evaluations in %,d ms%n", report.policy(), report.jobs(),
-                            report.queueingDelay().mean(), report.queueingDelay().p99(), 100 * report.firstChoiceShare(),
-                            report.evaluations(), report.wallMillis());
+        return new Input(config, trace, traceName);
+    }
+
+    static ReplayResult run(BenchOptions options) {
+        Input input = input(options);
+        System.out.printf("Replaying %s (%d jobs) on %s%n", input.traceName(), input.trace().size(), options.fleet());
+        ReplayResult result = new Replay(input.config(), catalog(), options.exact(), System::nanoTime,
+                options.policies()).run(input.traceName(), input.trace(), options.window(), options.estimates(),
+                (run, report) -> {
+                    log(report);
                     writeRuns(options.out().resolve(options.replayName() + "-runs-" + report.policy() + ".csv"), run);
                 });
         if (result.estimates() != null) {
@@ -60,6 +74,40 @@ final class ReplayBench {
                     b.naiveError()));
         }
         return result;
+    }
+
+    /**
+     * The same trace and policies on each fleet one on-demand instance away ({@link NearbyFleets#around}), the
+     * goals that compare teams judged over them and {@code base}, the fleet file's own replay.
+     */
+    static NearbyFleets nearby(BenchOptions options, ReplayResult base) {
+        Input input = input(options);
+        var replays = new LinkedHashMap<String, List<PolicyReport>>();
+        replays.put("as it is", base.policies());
+        // only what the judgment compares: lent and hard quotas, and the scripts under the same quotas
+        Set<String> policies = input.config().policies().stream().map(Policy::name)
+                .filter(name -> name.equals(Goals.POLICY) || name.equals(Goals.WITHOUT_SHARING)
+                        || name.startsWith("polling-") && !name.endsWith(Goals.FREE_FOR_ALL))
+                .filter(name -> options.policies().isEmpty() || options.policies().contains(name))
+                .collect(Collectors.toSet());
+        for (NearbyFleets.Nearby fleet : NearbyFleets.around(input.config())) {
+            System.out.printf("Replaying the same on a nearby fleet: %s%n", fleet.change());
+            replays.put(fleet.change(), new Replay(fleet.config(), catalog(), options.exact(), System::nanoTime,
+                    policies).run(input.traceName(), input.trace(), options.window(), null,
+                    (run, report) -> log(report)).policies());
+        }
+        NearbyFleets judged = NearbyFleets.judge(replays);
+        System.out.printf("  over %d fleets: worse off %s; Jain's index %.3f shared, %.3f hard, script %s%n",
+                replays.size(), judged.worseOff(), judged.fairnessShared(), judged.fairnessHard(),
+                judged.fairnessScript() == null ? "-" : String.format("%.3f", judged.fairnessScript()));
+        return judged;
+    }
+
+    private static void log(PolicyReport report) {
+        System.out.printf("  %-20s %6d jobs, mean wait %10.0f s, p99 %9d s, %5.1f%% on first choice,"
+                        + " %,d evaluations in %,d ms%n", report.policy(), report.jobs(),
+                report.queueingDelay().mean(), report.queueingDelay().p99(), 100 * report.firstChoiceShare(),
+                report.evaluations(), report.wallMillis());
     }
 
     /** Every job's run, one line each, for whoever wants to look further than the tables. */

@@ -2,6 +2,7 @@ package io.spillover.bench;
 
 import io.spillover.replay.EstimateReport;
 import io.spillover.replay.Goals;
+import io.spillover.replay.NearbyFleets;
 import io.spillover.replay.PolicyReport;
 import io.spillover.replay.ReplayResult;
 import java.util.List;
@@ -495,6 +496,34 @@ final class Tables {
 
     private static String fixed(double value, int decimals) {
         return String.format(Locale.ROOT, "%,." + decimals + "f", value);
+    }
+
+    /** The goals that compare teams, judged over the fleet and the fleets one instance away. */
+    static String nearby(NearbyFleets n, Machine machine, String command) {
+        var md = new StringBuilder();
+        header(md, "Trace replay on nearby fleets", machine, command);
+        md.append("The same trace and jobs replayed on ").append(n.fleets().size()).append(" fleets: ")
+                .append(String.join("; ", n.fleets())).append(". Per team, its mean wait averaged over the fleets under `")
+                .append(Goals.POLICY).append("` (guarantees lent) and `").append(Goals.WITHOUT_SHARING)
+                .append("` (hard quotas); worse off: the averaged wait shared exceeds the averaged wait with hard quotas by"
+                        + " more than the larger of 5 % and 2 min; beside it, in how many of the fleets one replay alone"
+                        + " calls the team worse off.\n\n");
+        md.append("| team | mean wait shared | mean wait, hard quotas | change | worse off over the fleets |"
+                + " worse off in one replay |\n| --- | ---: | ---: | ---: | --- | ---: |\n");
+        n.shared().forEach((team, shared) -> {
+            double hard = n.hard().getOrDefault(team, 0.0);
+            md.append("| ").append(team).append(" | ").append(duration(shared)).append(" | ").append(duration(hard))
+                    .append(" | ").append(hard == 0 ? "" : String.format(Locale.ROOT, "%+.1f %%", 100 * (shared / hard - 1)))
+                    .append(" | ").append(n.worseOff().contains(team) ? "**yes**" : "no").append(" | ")
+                    .append(n.worseOffIn().getOrDefault(team, 0)).append(" of ").append(n.fleets().size()).append(" |\n");
+        });
+        md.append("\nTeams worse off over the fleets: ").append(n.worseOff().isEmpty() ? "none"
+                : "**" + String.join(", ", n.worseOff()) + "**").append(". Jain's index over per-team mean slowdown,"
+                + " averaged over the fleets: ").append(fixed(n.fairnessShared(), 3)).append(" shared, ")
+                .append(fixed(n.fairnessHard(), 3)).append(" with hard quotas")
+                .append(n.fairnessScript() == null ? "" : ", " + fixed(n.fairnessScript(), 3)
+                        + " for the better polling script").append(".\n");
+        return md.toString();
     }
 
     private static void header(StringBuilder md, String what, Machine machine, String command) {

@@ -87,12 +87,16 @@ public record Goals(String goal, double achieved, double target, boolean atMost)
     public static List<String> worseOff(PolicyReport shared, PolicyReport hard) {
         var worse = new ArrayList<String>();
         for (Map.Entry<String, Double> team : shared.meanWaitByTeamSeconds().entrySet()) {
-            double before = hard.meanWaitByTeamSeconds().getOrDefault(team.getKey(), 0.0);
-            if (team.getValue() > before + Math.max(SLACK_SHARE * before, SLACK_SECONDS)) {
+            if (worse(team.getValue(), hard.meanWaitByTeamSeconds().getOrDefault(team.getKey(), 0.0))) {
                 worse.add(team.getKey());
             }
         }
         return worse;
+    }
+
+    /** Whether a team's mean wait shared exceeds its mean wait with hard quotas by more than the slack. */
+    static boolean worse(double sharedSeconds, double hardSeconds) {
+        return sharedSeconds > hardSeconds + Math.max(SLACK_SHARE * hardSeconds, SLACK_SECONDS);
     }
 
     private static Optional<PolicyReport> named(List<PolicyReport> reports, String name) {

@@ -246,6 +246,15 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                 fairnessGoal, sharing);
     }
 
+    /** The same fleet with {@code delta} instances more (fewer, when negative) of its {@code index}th on-demand offering. */
+    public ReplayConfig withInstances(int index, int delta) {
+        var changed = new ArrayList<>(onDemand);
+        OnDemand offering = changed.get(index);
+        changed.set(index, new OnDemand(offering.region(), offering.instanceType(), offering.instances() + delta));
+        return new ReplayConfig(description, seed, teamQuotaShare, types, changed, plans, polling, maxRuntimeHint,
+                fairnessGoal, sharing);
+    }
+
     public ReplayConfig withSharing(Sharing settings) {
         return new ReplayConfig(description, seed, teamQuotaShare, types, onDemand, plans, polling, maxRuntimeHint,
                 fairnessGoal, settings);

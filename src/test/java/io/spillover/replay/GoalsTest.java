@@ -70,11 +70,11 @@ class GoalsTest {
                 Lending.OFF)).isEmpty();
     }
 
-    private static PolicyReport report(String policy, double mean, long p95, long p99, double jain, double planWhileWaiting) {
+    static PolicyReport report(String policy, double mean, long p95, long p99, double jain, double planWhileWaiting) {
         return report(policy, mean, p95, p99, jain, planWhileWaiting, Map.of(), PolicyReport.Sharing.NONE);
     }
 
-    private static PolicyReport report(String policy, double mean, long p95, long p99, double jain,
+    static PolicyReport report(String policy, double mean, long p95, long p99, double jain,
                                        double planWhileWaiting, Map<String, Double> waitByTeam,
                                        PolicyReport.Sharing sharing) {
         return new PolicyReport(policy, policy, 1, 1, 0, new PolicyReport.Distribution(mean, 0, p95, p99, p99), 1,

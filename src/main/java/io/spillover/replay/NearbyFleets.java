@@ -1,0 +1,97 @@
+package io.spillover.replay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The goals that compare teams, judged over the fleet and the fleets one instance away from it, not on one replay.
+ *
+ * <p>On an overloaded fleet a team's mean wait is set by the path the queue happens to take for weeks: one instance
+ * more or less of one type moves a team's mean by hours under hard quotas alone, and moves which teams a single
+ * replay calls "worse off for lending". Lending's cost to a team is what remains when that chance is averaged out:
+ * the team's mean wait over the nearby fleets shared, against its mean wait over the same fleets with hard quotas.
+ * Every fleet is replayed under both, on the same jobs, so each comparison is paired; each fleet counts once.
+ *
+ * @param fleets    what each fleet changes from the fleet file, the fleet itself first ("as it is")
+ * @param shared    per team, its mean wait in seconds under {@link Goals#POLICY}, averaged over the fleets
+ * @param hard      the same under {@link Goals#WITHOUT_SHARING}
+ * @param worseOff  the teams whose averaged wait shared exceeds their averaged wait with hard quotas by more than
+ *                  the goal's slack (the larger of 5 % and 2 min)
+ * @param worseOffIn per team, in how many of the fleets a single replay calls it worse off
+ * @param fairnessShared Jain's index over per-team mean slowdown under the default policy, averaged over the fleets
+ * @param fairnessHard   the same with hard quotas
+ * @param fairnessScript the better polling script's index in each fleet, averaged; null when no script was replayed
+ */
+public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<String, Double> hard,
+                           List<String> worseOff, Map<String, Integer> worseOffIn, double fairnessShared,
+                           double fairnessHard, Double fairnessScript) {
+
+    /** A fleet to replay beside the fleet file's, and what it changes. */
+    public record Nearby(String change, ReplayConfig config) {
+    }
+
+    /**
+     * The fleets one on-demand instance away from {@code config}'s: each offering with one instance fewer and one
+     * more (the team quotas follow, as the fleet file's quota share has them), the offering in its file's order.
+     */
+    public static List<Nearby> around(ReplayConfig config) {
+        var nearby = new ArrayList<Nearby>();
+        for (int i = 0; i < config.onDemand().size(); i++) {
+            ReplayConfig.OnDemand offering = config.onDemand().get(i);
+            String name = offering.instanceType() + " in " + offering.region();
+            if (offering.instances() > 1) {
+                nearby.add(new Nearby(name + " " + (offering.instances() - 1) + " (−1)", config.withInstances(i, -1)));
+            }
+            nearby.add(new Nearby(name + " " + (offering.instances() + 1) + " (+1)", config.withInstances(i, 1)));
+        }
+        return nearby;
+    }
+
+    /**
+     * @param replays each fleet's reports, the key what it changes; each must hold {@link Goals#POLICY} and
+     *                {@link Goals#WITHOUT_SHARING}
+     */
+    public static NearbyFleets judge(Map<String, List<PolicyReport>> replays) {
+        if (replays.isEmpty()) {
+            throw new IllegalArgumentException("no fleet to judge over");
+        }
+        var shared = new TreeMap<String, Double>();
+        var hard = new TreeMap<String, Double>();
+        var worseOffIn = new TreeMap<String, Integer>();
+        double fairnessShared = 0;
+        double fairnessHard = 0;
+        double fairnessScript = 0;
+        boolean scripts = true;
+        for (Map.Entry<String, List<PolicyReport>> replay : replays.entrySet()) {
+            PolicyReport lent = named(replay.getValue(), Goals.POLICY, replay.getKey());
+            PolicyReport capped = named(replay.getValue(), Goals.WITHOUT_SHARING, replay.getKey());
+            lent.meanWaitByTeamSeconds().forEach((team, wait) -> shared.merge(team, wait, Double::sum));
+            capped.meanWaitByTeamSeconds().forEach((team, wait) -> hard.merge(team, wait, Double::sum));
+            lent.meanWaitByTeamSeconds().keySet().forEach(team -> worseOffIn.putIfAbsent(team, 0));
+            Goals.worseOff(lent, capped).forEach(team -> worseOffIn.merge(team, 1, Integer::sum));
+            fairnessShared += lent.fairness();
+            fairnessHard += capped.fairness();
+            Optional<Double> script = replay.getValue().stream()
+                    .filter(r -> r.policy().startsWith("polling-") && !r.policy().endsWith(Goals.FREE_FOR_ALL))
+                    .map(PolicyReport::fairness).max(Double::compare);
+            scripts &= script.isPresent();
+            fairnessScript += script.orElse(0.0);
+        }
+        int n = replays.size();
+        shared.replaceAll((team, sum) -> sum / n);
+        hard.replaceAll((team, sum) -> sum / n);
+        var worseOff = shared.entrySet().stream()
+                .filter(e -> Goals.worse(e.getValue(), hard.getOrDefault(e.getKey(), 0.0)))
+                .map(Map.Entry::getKey).toList();
+        return new NearbyFleets(List.copyOf(replays.keySet()), shared, hard, worseOff, worseOffIn, fairnessShared / n,
+                fairnessHard / n, scripts ? fairnessScript / n : null);
+    }
+
+    private static PolicyReport named(List<PolicyReport> reports, String policy, String fleet) {
+        return reports.stream().filter(r -> r.policy().equals(policy)).findFirst().orElseThrow(
+                () -> new IllegalArgumentException("the fleet " + fleet + " was not replayed under " + policy));
+    }
+}
