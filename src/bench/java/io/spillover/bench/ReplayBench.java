@@ -93,8 +93,12 @@ final class ReplayBench {
         for (NearbyFleets.Nearby fleet : NearbyFleets.around(input.config())) {
             System.out.printf("Replaying the same on a nearby fleet: %s%n", fleet.change());
             replays.put(fleet.change(), new Replay(fleet.config(), catalog(), options.exact(), System::nanoTime,
-                    policies).run(input.traceName(), input.trace(), options.window(), null,
-                    (run, report) -> log(report)).policies());
+                    policies).run(input.traceName(), input.trace(), options.window(), null, (run, report) -> {
+                        log(report);
+                        writeRuns(options.out().resolve(options.replayName() + "-nearby").resolve(
+                                fleet.change().replaceAll("[^A-Za-z0-9.]+", "-") + "runs-" + report.policy() + ".csv"),
+                                run);
+                    }).policies());
         }
         NearbyFleets judged = NearbyFleets.judge(replays);
         System.out.printf("  over %d fleets: worse off %s; Jain's index %.3f shared, %.3f hard, script %s%n",

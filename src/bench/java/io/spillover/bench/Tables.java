@@ -509,12 +509,14 @@ final class Tables {
                         + " more than the larger of 5 % and 2 min; beside it, in how many of the fleets one replay alone"
                         + " calls the team worse off.\n\n");
         md.append("| team | mean wait shared | mean wait, hard quotas | change | worse off over the fleets |"
-                + " worse off in one replay |\n| --- | ---: | ---: | ---: | --- | ---: |\n");
+                + " change in one replay: least, most | worse off in one replay |\n"
+                + "| --- | ---: | ---: | ---: | --- | --- | ---: |\n");
         n.shared().forEach((team, shared) -> {
             double hard = n.hard().getOrDefault(team, 0.0);
             md.append("| ").append(team).append(" | ").append(duration(shared)).append(" | ").append(duration(hard))
                     .append(" | ").append(hard == 0 ? "" : String.format(Locale.ROOT, "%+.1f %%", 100 * (shared / hard - 1)))
                     .append(" | ").append(n.worseOff().contains(team) ? "**yes**" : "no").append(" | ")
+                    .append(spread(n.changes().getOrDefault(team, List.of()))).append(" | ")
                     .append(n.worseOffIn().getOrDefault(team, 0)).append(" of ").append(n.fleets().size()).append(" |\n");
         });
         md.append("\nTeams worse off over the fleets: ").append(n.worseOff().isEmpty() ? "none"
@@ -524,6 +526,13 @@ final class Tables {
                 .append(n.fairnessScript() == null ? "" : ", " + fixed(n.fairnessScript(), 3)
                         + " for the better polling script").append(".\n");
         return md.toString();
+    }
+
+    /** The least and the most of a team's changes over the fleets, the fleets where it did not wait left out. */
+    private static String spread(List<Double> changes) {
+        var summary = changes.stream().filter(c -> !c.isNaN()).mapToDouble(Double::doubleValue).summaryStatistics();
+        return summary.getCount() == 0 ? "" : String.format(Locale.ROOT, "%+.1f %%, %+.1f %%", 100 * summary.getMin(),
+                100 * summary.getMax());
     }
 
     private static void header(StringBuilder md, String what, Machine machine, String command) {

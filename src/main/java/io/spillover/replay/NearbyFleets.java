@@ -21,12 +21,15 @@ import java.util.TreeMap;
  * @param worseOff  the teams whose averaged wait shared exceeds their averaged wait with hard quotas by more than
  *                  the goal's slack (the larger of 5 % and 2 min)
  * @param worseOffIn per team, in how many of the fleets a single replay calls it worse off
+ * @param changes   per team, its mean wait shared over its mean wait with hard quotas, minus one, in each fleet in
+ *                  {@code fleets}' order (NaN where it did not wait with hard quotas): how far one replay strays
  * @param fairnessShared Jain's index over per-team mean slowdown under the default policy, averaged over the fleets
  * @param fairnessHard   the same with hard quotas
  * @param fairnessScript the better polling script's index in each fleet, averaged; null when no script was replayed
  */
 public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<String, Double> hard,
-                           List<String> worseOff, Map<String, Integer> worseOffIn, double fairnessShared,
+                           List<String> worseOff, Map<String, Integer> worseOffIn,
+                           Map<String, List<Double>> changes, double fairnessShared,
                            double fairnessHard, Double fairnessScript) {
 
     /** A fleet to replay beside the fleet file's, and what it changes. */
@@ -61,6 +64,7 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
         var shared = new TreeMap<String, Double>();
         var hard = new TreeMap<String, Double>();
         var worseOffIn = new TreeMap<String, Integer>();
+        var changes = new TreeMap<String, List<Double>>();
         double fairnessShared = 0;
         double fairnessHard = 0;
         double fairnessScript = 0;
@@ -70,7 +74,11 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
             PolicyReport capped = named(replay.getValue(), Goals.WITHOUT_SHARING, replay.getKey());
             lent.meanWaitByTeamSeconds().forEach((team, wait) -> shared.merge(team, wait, Double::sum));
             capped.meanWaitByTeamSeconds().forEach((team, wait) -> hard.merge(team, wait, Double::sum));
-            lent.meanWaitByTeamSeconds().keySet().forEach(team -> worseOffIn.putIfAbsent(team, 0));
+            lent.meanWaitByTeamSeconds().forEach((team, wait) -> {
+                worseOffIn.putIfAbsent(team, 0);
+                double before = capped.meanWaitByTeamSeconds().getOrDefault(team, 0.0);
+                changes.computeIfAbsent(team, t -> new ArrayList<>()).add(before == 0 ? Double.NaN : wait / before - 1);
+            });
             Goals.worseOff(lent, capped).forEach(team -> worseOffIn.merge(team, 1, Integer::sum));
             fairnessShared += lent.fairness();
             fairnessHard += capped.fairness();
@@ -86,7 +94,9 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
         var worseOff = shared.entrySet().stream()
                 .filter(e -> Goals.worse(e.getValue(), hard.getOrDefault(e.getKey(), 0.0)))
                 .map(Map.Entry::getKey).toList();
-        return new NearbyFleets(List.copyOf(replays.keySet()), shared, hard, worseOff, worseOffIn, fairnessShared / n,
+        changes.replaceAll((team, list) -> List.copyOf(list));
+        return new NearbyFleets(List.copyOf(replays.keySet()), shared, hard, worseOff, worseOffIn, changes,
+                fairnessShared / n,
                 fairnessHard / n, scripts ? fairnessScript / n : null);
     }
 

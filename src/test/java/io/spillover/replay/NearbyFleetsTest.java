@@ -59,6 +59,8 @@ class NearbyFleetsTest {
         assertThat(judged.hard()).containsEntry("a", 9 * 3600.0).containsEntry("b", 3000.0);
         assertThat(judged.worseOff()).containsExactly("b");
         assertThat(judged.worseOffIn()).containsEntry("a", 1).containsEntry("b", 2);
+        assertThat(judged.changes().get("a")).map(c -> Math.round(c * 1000) / 1000.0).containsExactly(0.25, -0.2);
+        assertThat(judged.changes().get("b")).map(c -> Math.round(c * 1000) / 1000.0).containsExactly(0.2, 0.2);
         assertThat(judged.fairnessShared()).isCloseTo(0.6, offset(1e-9));
         assertThat(judged.fairnessHard()).isCloseTo(0.6, offset(1e-9));
         // the better script of each fleet: 0.45, then 0.35
