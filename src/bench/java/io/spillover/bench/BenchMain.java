@@ -48,11 +48,12 @@ public final class BenchMain {
             write(options.out().resolve(options.replayName() + ".json"),
                     new Recorded<>(options.command(), machine, settings, result));
             sections.put(options.replayName(), Tables.replay(result, machine, options.command()));
-            if (options.nearby()) {
+            if (options.nearby() != null) {
                 NearbyFleets judged = ReplayBench.nearby(options, result);
-                write(options.out().resolve(options.replayName() + "-nearby.json"),
+                write(options.out().resolve(options.replayName() + "-nearby-" + options.nearby() + ".json"),
                         new Recorded<>(options.command(), machine, settings, judged));
-                sections.put(options.replayName() + "-nearby", Tables.nearby(judged, machine, options.command()));
+                sections.put(options.replayName() + "-nearby-" + options.nearby(), Tables.nearby(judged, machine,
+                        options.command()));
             }
         }
         if (options.runs("service")) {

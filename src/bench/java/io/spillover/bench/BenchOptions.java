@@ -28,15 +28,18 @@ import java.util.Set;
  *                   {@code --estimates=off}
  * @param policies   the names of the replay's policies to run ({@code --policies=spillover,no-sharing}), empty for
  *                   all; the goals need single-type, spillover and a polling script
- * @param nearby     also replay the fleets one on-demand instance away ({@code --nearby}) under the same policies, and
- *                   judge the goals that compare teams over all of them ({@code NearbyFleets})
+ * @param nearby     also replay the fleets one on-demand instance away ({@code --nearby} or {@code --nearby=fleets}) or
+ *                   the fleet with {@value #DRAWS} other draws of its jobs' lists ({@code --nearby=draws}) under
+ *                   {@code spillover}, {@code no-sharing} and the scripts, and judge the goals that compare teams over
+ *                   all of them ({@code NearbyFleets}); null for neither
  */
 record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Window window,
                     List<Policy.Polling> polling, Path out, Path doc, boolean exact, String label, Long shiftTeams,
-                    EstimateAccuracy.Settings estimates, Set<String> policies, boolean nearby,
+                    EstimateAccuracy.Settings estimates, Set<String> policies, String nearby,
                     String command) {
 
     static final int SHIFT_DAYS = 14;
+    static final int DRAWS = 8;
 
     static final long QUICK_DAYS = 30;
     static final String USAGE = """
@@ -44,7 +47,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
                                         [--label=NAME] [--shift-teams=SEED] [--estimates=N|off]
                                         [--arrivals=none|last-day] [--estimate-runs=history|true]
-                                        [--policies=NAME,...] [--nearby]
+                                        [--policies=NAME,...] [--nearby[=fleets|draws]]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
                         ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
                         ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
@@ -89,7 +92,18 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                 estimates(options.getOrDefault("estimates", quick ? "200" : "1000"), options.getOrDefault("arrivals", "none"),
                         options.getOrDefault("estimate-runs", "history")),
                 options.containsKey("policies") ? Set.of(options.get("policies").split(",")) : Set.of(),
-                Boolean.parseBoolean(options.getOrDefault("nearby", "false")), command);
+                nearby(options.get("nearby")), command);
+    }
+
+    private static String nearby(String value) {
+        if (value == null) {
+            return null;
+        }
+        return switch (value) {
+            case "true", "fleets" -> "fleets";
+            case "draws" -> "draws";
+            default -> throw new IllegalArgumentException("--nearby takes fleets or draws, not " + value + "\n" + USAGE);
+        };
     }
 
     private static EstimateAccuracy.Settings estimates(String jobs, String arrivals, String runs) {

@@ -77,8 +77,9 @@ final class ReplayBench {
     }
 
     /**
-     * The same trace and policies on each fleet one on-demand instance away ({@link NearbyFleets#around}), the
-     * goals that compare teams judged over them and {@code base}, the fleet file's own replay.
+     * The same trace and policies on each fleet one on-demand instance away ({@link NearbyFleets#around}) or with other
+     * draws ({@link NearbyFleets#draws}), the goals that compare teams judged over them and {@code base}, the fleet
+     * file's own replay.
      */
     static NearbyFleets nearby(BenchOptions options, ReplayResult base) {
         Input input = input(options);
@@ -90,12 +91,14 @@ final class ReplayBench {
                         || name.startsWith("polling-") && !name.endsWith(Goals.FREE_FOR_ALL))
                 .filter(name -> options.policies().isEmpty() || options.policies().contains(name))
                 .collect(Collectors.toSet());
-        for (NearbyFleets.Nearby fleet : NearbyFleets.around(input.config())) {
+        List<NearbyFleets.Nearby> fleets = options.nearby().equals("draws")
+                ? NearbyFleets.draws(input.config(), BenchOptions.DRAWS) : NearbyFleets.around(input.config());
+        for (NearbyFleets.Nearby fleet : fleets) {
             System.out.printf("Replaying the same on a nearby fleet: %s%n", fleet.change());
             replays.put(fleet.change(), new Replay(fleet.config(), catalog(), options.exact(), System::nanoTime,
                     policies).run(input.traceName(), input.trace(), options.window(), null, (run, report) -> {
                         log(report);
-                        writeRuns(options.out().resolve(options.replayName() + "-nearby").resolve(
+                        writeRuns(options.out().resolve(options.replayName() + "-nearby-" + options.nearby()).resolve(
                                 fleet.change().replaceAll("[^A-Za-z0-9.]+", "-") + "runs-" + report.policy() + ".csv"),
                                 run);
                     }).policies());

@@ -502,7 +502,7 @@ final class Tables {
     static String nearby(NearbyFleets n, Machine machine, String command) {
         var md = new StringBuilder();
         header(md, "Trace replay on nearby fleets", machine, command);
-        md.append("The same trace and jobs replayed on ").append(n.fleets().size()).append(" fleets: ")
+        md.append("The same trace replayed on ").append(n.fleets().size()).append(" fleets: ")
                 .append(String.join("; ", n.fleets())).append(". Per team, its mean wait averaged over the fleets under `")
                 .append(Goals.POLICY).append("` (guarantees lent) and `").append(Goals.WITHOUT_SHARING)
                 .append("` (hard quotas); worse off: the averaged wait shared exceeds the averaged wait with hard quotas by"

@@ -7,7 +7,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The goals that compare teams, judged over the fleet and the fleets one instance away from it, not on one replay.
+ * The goals that compare teams, judged over the fleet and fleets near it, not on one replay: the fleets one instance
+ * away ({@link #around}), or the same fleet with other draws of the jobs' lists ({@link #draws}).
  *
  * <p>On an overloaded fleet a team's mean wait is set by the path the queue happens to take for weeks: one instance
  * more or less of one type moves a team's mean by hours under hard quotas alone, and moves which teams a single
@@ -49,6 +50,20 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
                 nearby.add(new Nearby(name + " " + (offering.instances() - 1) + " (−1)", config.withInstances(i, -1)));
             }
             nearby.add(new Nearby(name + " " + (offering.instances() + 1) + " (+1)", config.withInstances(i, 1)));
+        }
+        return nearby;
+    }
+
+    /**
+     * The same fleet with what the replay draws rather than reads from the trace drawn anew: each job's list (its
+     * first choice by the types' weights) and whether it opts in to preemption, from the {@code count} seeds after
+     * {@code config}'s. One instance more or less may leave most of a replay's path as it was (on a fleet with room
+     * to spare, the same few jobs decide a team's mean on every nearby fleet); other draws give other paths.
+     */
+    public static List<Nearby> draws(ReplayConfig config, int count) {
+        var nearby = new ArrayList<Nearby>();
+        for (long seed = config.seed() + 1; seed <= config.seed() + count; seed++) {
+            nearby.add(new Nearby("lists and preemptible jobs drawn from seed " + seed, config.withSeed(seed)));
         }
         return nearby;
     }

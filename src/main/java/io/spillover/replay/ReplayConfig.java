@@ -255,6 +255,12 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                 fairnessGoal, sharing);
     }
 
+    /** The same fleet drawing its jobs' lists and which jobs are preemptible from another seed. */
+    public ReplayConfig withSeed(long newSeed) {
+        return new ReplayConfig(description, newSeed, teamQuotaShare, types, onDemand, plans, polling, maxRuntimeHint,
+                fairnessGoal, sharing);
+    }
+
     public ReplayConfig withSharing(Sharing settings) {
         return new ReplayConfig(description, seed, teamQuotaShare, types, onDemand, plans, polling, maxRuntimeHint,
                 fairnessGoal, settings);

@@ -38,6 +38,21 @@ class NearbyFleetsTest {
     }
 
     @Test
+    void otherDrawsAreTheSameFleetWithTheJobsListsAndPreemptibleJobsDrawnFromTheNextSeeds() {
+        ReplayConfig fleet = Fixtures.p5First(1, 4, 64);
+
+        List<NearbyFleets.Nearby> draws = NearbyFleets.draws(fleet, 3);
+
+        assertThat(draws).extracting(NearbyFleets.Nearby::change, n -> n.config().seed(),
+                        n -> n.config().lending().seed())
+                .containsExactly(
+                        tuple("lists and preemptible jobs drawn from seed 8", 8L, 8L),
+                        tuple("lists and preemptible jobs drawn from seed 9", 9L, 9L),
+                        tuple("lists and preemptible jobs drawn from seed 10", 10L, 10L));
+        assertThat(draws).allSatisfy(n -> assertThat(n.config().onDemand()).isEqualTo(fleet.onDemand()));
+    }
+
+    @Test
     void aTeamIsWorseOffWhenItsWaitAveragedOverTheFleetsIsNotWhenOneReplayCallsItSo() {
         var replays = new LinkedHashMap<String, List<PolicyReport>>();
         // "a" waits 2 h more shared on the fleet as it is, 2 h less on the next: chance, not lending
