@@ -1,6 +1,7 @@
 package io.spillover.bench;
 
 import io.spillover.replay.EstimateAccuracy;
+import io.spillover.replay.Goals;
 import io.spillover.replay.Policy;
 import io.spillover.replay.Window;
 import java.nio.file.Path;
@@ -74,6 +75,12 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
         options.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("unknown option --" + k + "\n" + USAGE);
         });
+        Set<String> policies = options.containsKey("policies") ? Set.of(options.get("policies").split(",")) : Set.of();
+        if (options.containsKey("nearby") && !policies.isEmpty()
+                && !policies.containsAll(Set.of(Goals.POLICY, Goals.WITHOUT_SHARING))) {
+            throw new IllegalArgumentException("--nearby compares " + Goals.POLICY + " with " + Goals.WITHOUT_SHARING
+                    + ": --policies must name both\n" + USAGE);
+        }
         boolean quick = mode.equals("quick");
         Long windowDays = options.containsKey("window-days") ? Long.valueOf(options.get("window-days"))
                 : quick ? QUICK_DAYS : null;
@@ -91,8 +98,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                 options.containsKey("shift-teams") ? Long.valueOf(options.get("shift-teams")) : null,
                 estimates(options.getOrDefault("estimates", quick ? "200" : "1000"), options.getOrDefault("arrivals", "none"),
                         options.getOrDefault("estimate-runs", "history")),
-                options.containsKey("policies") ? Set.of(options.get("policies").split(",")) : Set.of(),
-                nearby(options.get("nearby")), command);
+                policies, nearby(options.get("nearby")), command);
     }
 
     private static String nearby(String value) {
