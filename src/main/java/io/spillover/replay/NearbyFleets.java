@@ -87,9 +87,9 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
         for (Map.Entry<String, List<PolicyReport>> replay : replays.entrySet()) {
             PolicyReport lent = named(replay.getValue(), Goals.POLICY, replay.getKey());
             PolicyReport capped = named(replay.getValue(), Goals.WITHOUT_SHARING, replay.getKey());
-            lent.meanWaitByTeamSeconds().forEach((team, wait) -> shared.merge(team, wait, Double::sum));
             capped.meanWaitByTeamSeconds().forEach((team, wait) -> hard.merge(team, wait, Double::sum));
             lent.meanWaitByTeamSeconds().forEach((team, wait) -> {
+                shared.merge(team, wait, Double::sum);
                 worseOffIn.putIfAbsent(team, 0);
                 double before = capped.meanWaitByTeamSeconds().getOrDefault(team, 0.0);
                 changes.computeIfAbsent(team, t -> new ArrayList<>()).add(before == 0 ? Double.NaN : wait / before - 1);
@@ -111,8 +111,7 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
                 .map(Map.Entry::getKey).toList();
         changes.replaceAll((team, list) -> List.copyOf(list));
         return new NearbyFleets(List.copyOf(replays.keySet()), shared, hard, worseOff, worseOffIn, changes,
-                fairnessShared / n,
-                fairnessHard / n, scripts ? fairnessScript / n : null);
+                fairnessShared / n, fairnessHard / n, scripts ? fairnessScript / n : null);
     }
 
     private static PolicyReport named(List<PolicyReport> reports, String policy, String fleet) {
