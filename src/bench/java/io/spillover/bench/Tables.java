@@ -507,14 +507,16 @@ final class Tables {
                 .append(Goals.POLICY).append("` (guarantees lent) and `").append(Goals.WITHOUT_SHARING)
                 .append("` (hard quotas); worse off: the averaged wait shared exceeds the averaged wait with hard quotas by"
                         + " more than the larger of 5 % and 2 min; beside it, in how many of the fleets one replay alone"
-                        + " calls the team worse off.\n\n");
+                        + " calls the team worse off. ± is the standard error of the averaged change, as if the"
+                        + " replays were draws of the same chance.\n\n");
         md.append("| team | mean wait shared | mean wait, hard quotas | change | worse off over the fleets |"
                 + " change in one replay: least, most | worse off in one replay |\n"
                 + "| --- | ---: | ---: | ---: | --- | --- | ---: |\n");
         n.shared().forEach((team, shared) -> {
             double hard = n.hard().getOrDefault(team, 0.0);
             md.append("| ").append(team).append(" | ").append(duration(shared)).append(" | ").append(duration(hard))
-                    .append(" | ").append(hard == 0 ? "" : String.format(Locale.ROOT, "%+.1f %%", 100 * (shared / hard - 1)))
+                    .append(" | ").append(hard == 0 ? "" : String.format(Locale.ROOT, "%+.1f %% ± %.1f %%",
+                            100 * (shared / hard - 1), 100 * n.standardErrors().getOrDefault(team, Double.NaN) / hard))
                     .append(" | ").append(n.worseOff().contains(team) ? "**yes**" : "no").append(" | ")
                     .append(spread(n.changes().getOrDefault(team, List.of()))).append(" | ")
                     .append(n.worseOffIn().getOrDefault(team, 0)).append(" of ").append(n.fleets().size()).append(" |\n");

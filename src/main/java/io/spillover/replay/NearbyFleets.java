@@ -24,13 +24,17 @@ import java.util.TreeMap;
  * @param worseOffIn per team, in how many of the fleets a single replay calls it worse off
  * @param changes   per team, its mean wait shared over its mean wait with hard quotas, minus one, in each fleet in
  *                  {@code fleets}' order (NaN where it did not wait with hard quotas): how far one replay strays
+ * @param standardErrors per team, the standard error in seconds of its averaged difference (its mean wait shared
+ *                  minus its mean wait with hard quotas, one difference per fleet): how far the average itself may be
+ *                  from what lending does to the team, were the fleets draws of the same chance
  * @param fairnessShared Jain's index over per-team mean slowdown under the default policy, averaged over the fleets
  * @param fairnessHard   the same with hard quotas
  * @param fairnessScript the better polling script's index in each fleet, averaged; null when no script was replayed
  */
 public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<String, Double> hard,
                            List<String> worseOff, Map<String, Integer> worseOffIn,
-                           Map<String, List<Double>> changes, double fairnessShared,
+                           Map<String, List<Double>> changes, Map<String, Double> standardErrors,
+                           double fairnessShared,
                            double fairnessHard, Double fairnessScript) {
 
     /** A fleet to replay beside the fleet file's, and what it changes. */
@@ -80,6 +84,7 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
         var hard = new TreeMap<String, Double>();
         var worseOffIn = new TreeMap<String, Integer>();
         var changes = new TreeMap<String, List<Double>>();
+        var differences = new TreeMap<String, List<Double>>();
         double fairnessShared = 0;
         double fairnessHard = 0;
         double fairnessScript = 0;
@@ -93,6 +98,7 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
                 worseOffIn.putIfAbsent(team, 0);
                 double before = capped.meanWaitByTeamSeconds().getOrDefault(team, 0.0);
                 changes.computeIfAbsent(team, t -> new ArrayList<>()).add(before == 0 ? Double.NaN : wait / before - 1);
+                differences.computeIfAbsent(team, t -> new ArrayList<>()).add(wait - before);
             });
             Goals.worseOff(lent, capped).forEach(team -> worseOffIn.merge(team, 1, Integer::sum));
             fairnessShared += lent.fairness();
@@ -110,8 +116,21 @@ public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<
                 .filter(e -> Goals.worse(e.getValue(), hard.getOrDefault(e.getKey(), 0.0)))
                 .map(Map.Entry::getKey).toList();
         changes.replaceAll((team, list) -> List.copyOf(list));
+        var standardErrors = new TreeMap<String, Double>();
+        differences.forEach((team, list) -> standardErrors.put(team, standardError(list)));
         return new NearbyFleets(List.copyOf(replays.keySet()), shared, hard, worseOff, worseOffIn, changes,
-                fairnessShared / n, fairnessHard / n, scripts ? fairnessScript / n : null);
+                standardErrors, fairnessShared / n, fairnessHard / n, scripts ? fairnessScript / n : null);
+    }
+
+    /** The sample standard deviation over the square root of the count; NaN for fewer than two. */
+    static double standardError(List<Double> values) {
+        int n = values.size();
+        if (n < 2) {
+            return Double.NaN;
+        }
+        double mean = values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double squares = values.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+        return Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
     }
 
     private static PolicyReport named(List<PolicyReport> reports, String policy, String fleet) {

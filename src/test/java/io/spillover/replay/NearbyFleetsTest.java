@@ -76,6 +76,10 @@ class NearbyFleetsTest {
         assertThat(judged.worseOffIn()).containsEntry("a", 1).containsEntry("b", 2);
         assertThat(judged.changes().get("a")).map(c -> Math.round(c * 1000) / 1000.0).containsExactly(0.25, -0.2);
         assertThat(judged.changes().get("b")).map(c -> Math.round(c * 1000) / 1000.0).containsExactly(0.2, 0.2);
+        // a's differences +2 h and -2 h: a standard deviation of 2√2 h over √2 replays, 2 h
+        assertThat(judged.standardErrors().get("a")).isCloseTo(2 * 3600.0, offset(1e-6));
+        // b's +200 s and +1,000 s: 400√2 s over √2
+        assertThat(judged.standardErrors().get("b")).isCloseTo(400.0, offset(1e-6));
         assertThat(judged.fairnessShared()).isCloseTo(0.6, offset(1e-9));
         assertThat(judged.fairnessHard()).isCloseTo(0.6, offset(1e-9));
         // the better script of each fleet: 0.45, then 0.35
