@@ -65,6 +65,16 @@ public class PlacementActivity {
         }
     }
 
+    /** Whether some work is stepping aside now, waiting for the placement work in hand to end. */
+    public boolean steppingAside() {
+        lock.lock();
+        try {
+            return lock.hasWaiters(quiet);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Waits while placement work is in hand, at most {@code atMost}.
      *

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** Placement work in hand, and the work that steps aside for it. */
@@ -17,22 +17,22 @@ class PlacementActivityTest {
     void withNoPlacementWorkInHandNothingWaits() throws Exception {
         assertThat(activity.busy()).isFalse();
         assertThat(activity.stepAside(Duration.ofHours(1))).isZero();
+        assertThat(activity.steppingAside()).isFalse();
     }
 
     @Test
     void aStepAsideLastsUntilTheLastWorkInHandEnds() throws Exception {
         PlacementActivity.Work cycle = activity.begin();
         PlacementActivity.Work other = activity.begin();
-        var waiting = new CountDownLatch(1);
         CompletableFuture<Duration> aside = CompletableFuture.supplyAsync(() -> {
-            waiting.countDown();
             try {
                 return activity.stepAside(Duration.ofHours(1));
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         });
-        waiting.await();
+        // the work ends only once the other thread is waiting for it, not merely started
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(activity::steppingAside);
 
         cycle.close();
         cycle.close(); // a second close does not end the other's work
