@@ -34,8 +34,7 @@ import java.util.TreeMap;
 public record NearbyFleets(List<String> fleets, Map<String, Double> shared, Map<String, Double> hard,
                            List<String> worseOff, Map<String, Integer> worseOffIn,
                            Map<String, List<Double>> changes, Map<String, Double> standardErrors,
-                           double fairnessShared,
-                           double fairnessHard, Double fairnessScript) {
+                           double fairnessShared, double fairnessHard, Double fairnessScript) {
 
     /** A fleet to replay beside the fleet file's, and what it changes. */
     public record Nearby(String change, ReplayConfig config) {
