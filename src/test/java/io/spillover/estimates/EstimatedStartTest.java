@@ -111,14 +111,8 @@ class EstimatedStartTest extends ApiTest {
         String team = twoWaitingBehindAHolder();
         Instant before = Instant.parse(awaitEstimate(team, "later").get("p50").asString());
 
-        expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
+        StartEstimator.Run run = stopTheHolderAndAwaitTheEstimationThatMovesLater(team, before);
 
-        JsonNode moved = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                .until(() -> describe(team, "later").get("estimatedStart"),
-                        e -> Instant.parse(e.get("p50").asString()).isBefore(before.minus(Duration.ofMinutes(5))));
-        Instant at = Instant.parse(moved.get("estimatedAt").asString());
-        StartEstimator.Run run = estimator.recent().stream() // the table keeps milliseconds
-                .filter(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at)).findFirst().orElseThrow();
         assertThat(run.full()).as("only what the release could move").isFalse();
         assertThat(run.offerings()).containsExactly(OfferingKey.onDemand("us-east-1", G5));
         assertThat(describe(elsewhere, "waits-elsewhere").get("estimatedStart")).isEqualTo(kept);
@@ -128,18 +122,11 @@ class EstimatedStartTest extends ApiTest {
     void anEstimationStepsAsideWhilePlacementWorkIsInHandForAtMostItsBound() {
         String team = twoWaitingBehindAHolder();
         Instant before = Instant.parse(awaitEstimate(team, "later").get("p50").asString());
-        JsonNode moved;
+        StartEstimator.Run run;
         try (PlacementActivity.Work cycle = placement.begin()) {
-            expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
-
-            moved = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> describe(team, "later").get("estimatedStart"),
-                            e -> Instant.parse(e.get("p50").asString()).isBefore(before.minus(Duration.ofMinutes(5))));
+            run = stopTheHolderAndAwaitTheEstimationThatMovesLater(team, before);
         }
 
-        Instant at = Instant.parse(moved.get("estimatedAt").asString());
-        StartEstimator.Run run = estimator.recent().stream() // the table keeps milliseconds
-                .filter(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at)).findFirst().orElseThrow();
         assertThat(run.aside()).as("it waited while the work was in hand, as long as it may")
                 .isGreaterThanOrEqualTo(StartEstimator.STEP_ASIDE).isLessThan(Duration.ofSeconds(5));
     }
@@ -295,6 +282,20 @@ class EstimatedStartTest extends ApiTest {
     /**
      * A team on one G5: "holder" runs (an hour by its hint), "next" and "later" wait behind it (half an hour each).
      */
+    /**
+     * Stops the team's holder, awaits the estimate of its job "later" at least 5 min earlier than {@code before}, and
+     * returns the estimation that wrote it.
+     */
+    private StartEstimator.Run stopTheHolderAndAwaitTheEstimationThatMovesLater(String team, Instant before) {
+        expect(api.post("/api/v1/teams/" + team + "/jobs/holder/stop", Map.of()), 200);
+        JsonNode moved = await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> describe(team, "later").get("estimatedStart"),
+                        e -> Instant.parse(e.get("p50").asString()).isBefore(before.minus(Duration.ofMinutes(5))));
+        Instant at = Instant.parse(moved.get("estimatedAt").asString());
+        return estimator.recent().stream() // the table keeps milliseconds
+                .filter(r -> r.at().truncatedTo(ChronoUnit.MILLIS).equals(at)).findFirst().orElseThrow();
+    }
+
     private String twoWaitingBehindAHolder() {
         capacity(G5, 1);
         String team = team(Map.of(G5, 3));
