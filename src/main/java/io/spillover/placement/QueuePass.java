@@ -25,8 +25,10 @@ import java.util.stream.Collectors;
  *       smaller jobs cannot keep taking them.</li>
  *   <li><b>Rounds within the guarantee.</b> With {@link QueuePolicy#precedence}, round {@code r} offers every
  *       waiting job its entries up to {@code r}: a job for whom an offering is an earlier entry gets it before a job
- *       for whom it is a fallback. Without, one round offers every entry. Every job is held to its team's guarantee
- *       here: no one borrows before every job that fits within its guarantee has its turn.</li>
+ *       for whom it is a fallback, until the latter's response ratio reaches {@link QueuePolicy#precedenceLapse}
+ *       (it has waited as long as its expected run): from then on every round offers it all its entries. Without
+ *       precedence, one round offers every entry. Every job is held to its team's guarantee here: no one borrows
+ *       before every job that fits within its guarantee has its turn.</li>
  *   <li><b>Turns.</b> In a round, teams take turns by fair-share standing (lowest first) when
  *       {@link QueuePolicy#fairShare} is on, else all jobs go by rank; within a team, jobs go by rank: priority,
  *       then with {@link QueuePolicy#shortestFirst} the highest response ratio, then queue order.</li>
@@ -295,6 +297,11 @@ public final class QueuePass {
                     reclaims.preemptions());
         }
 
+        /** Whether the job still leaves its later entries to jobs that list them earlier (precedence, not lapsed). */
+        private boolean yields(QueuedRequest<I> job) {
+            return !policy.precedenceLapsed(responseRatio(job));
+        }
+
         /** (wait + expected run) / expected run now; a job of unknown length counts one mean life. */
         private double responseRatio(QueuedRequest<I> job) {
             double expected = job.expectedRuntime() != null ? job.expectedRuntime().toSeconds()
@@ -416,7 +423,8 @@ public final class QueuePass {
                 QueuedRequest<I> job = line.next();
                 line.cursor++;
                 // a claiming job waits for what it claims; a strict-FIFO team's claiming head holds the rest back
-                boolean placed = !reclaims.claims(job) && tryEntries(job, round, mode);
+                boolean placed = !reclaims.claims(job) && tryEntries(job, yields(job) ? round
+                        : PreferenceList.MAX_ENTRIES - 1, mode);
                 if ((placed || !line.strict()) && line.advance()) {
                     turns.add(line);
                 }
@@ -549,7 +557,7 @@ public final class QueuePass {
         }
 
         private String whyFirst(QueuedRequest<I> job, int index, Taken<I> by) {
-            if (policy.precedence() && by.index() < index) {
+            if (policy.precedence() && by.index() < index && yields(job)) {
                 return "job " + by.job() + " went first: it is that job's entry " + by.index() + " and this job's entry "
                         + index;
             }

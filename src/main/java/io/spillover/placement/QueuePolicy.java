@@ -25,32 +25,39 @@ import java.util.Objects;
  * @param patienceShare a job's patience, unless it sets its own, is at least this share of its expected run: a
  *                      long job, which loses most by running on a slower fallback, waits longer for the types it
  *                      prefers; 0 for none
+ * @param precedenceLapse with precedence, the response ratio (wait plus expected run, over expected run) at which a
+ *                      job stops yielding: from then on every round offers it all its entries, so it competes for
+ *                      its fallbacks as for its first choice, by rank. 2 lapses once a job has waited as long as its
+ *                      expected run; 0 never lapses. Without it a job whose earlier entries are held for days (a
+ *                      plan held by long runs) never gets its fallbacks while fresher jobs list them first
  */
 public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fairShare, Duration shareHalfLife,
-                          boolean shortestFirst, Duration reserveAfter, double patienceShare) {
+                          boolean shortestFirst, Duration reserveAfter, double patienceShare, double precedenceLapse) {
 
-    /** A policy with {@link #DEFAULT}'s patience in proportion to the run. */
+    /** A policy with {@link #DEFAULT}'s patience in proportion to the run and its lapse of precedence. */
     public QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fairShare, Duration shareHalfLife,
                        boolean shortestFirst, Duration reserveAfter) {
         this(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
-                DEFAULT.patienceShare());
+                DEFAULT.patienceShare(), DEFAULT.precedenceLapse());
     }
 
     /**
-     * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence, shortest
-     * expected run first, holds for jobs of several instances after a day, and patience of 1 % of the expected run
-     * for a job's earlier entries (a job of 10 h waits 6 min for its first choice before taking its second): with
-     * guarantees lent, long jobs falling back to slower types were what kept the mean completion above a free-for-all
-     * script's. A fixed patience (per job, profile or platform) and fair share (one-day half-life) are there to turn on,
-     * as AWS Batch's fair share is per queue: on the replay each lengthened the mean wait, and fair share did not even
-     * out the teams' slowdowns.
+     * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence until a job has
+     * waited as long as its expected run, shortest expected run first, holds for jobs of several instances after a
+     * day, and patience of 1 % of the expected run for a job's earlier entries (a job of 10 h waits 6 min for its
+     * first choice before taking its second): with guarantees lent, long jobs falling back to slower types were what
+     * kept the mean completion above a free-for-all script's. Precedence that never lapsed left short jobs listing a
+     * plan first waiting days for it on the overloaded fleet while their fallbacks went to fresher jobs. A fixed
+     * patience (per job, profile or platform) and fair share (one-day half-life) are there to turn on, as AWS Batch's
+     * fair share is per queue: on the replay each lengthened the mean wait, and fair share did not even out the
+     * teams' slowdowns.
      */
     public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ZERO, false, Duration.ofDays(1), true,
-            Duration.ofDays(1), 0.01);
+            Duration.ofDays(1), 0.01, 2);
 
     /** The queue as first built: queue order, first fit, no fair share, no holds. */
     public static final QueuePolicy FIRST_FIT = new QueuePolicy(false, Duration.ZERO, false, Duration.ofDays(1), false,
-            null, 0);
+            null, 0, 0);
 
     public QueuePolicy {
         Objects.requireNonNull(fallbackAfter, "fallbackAfter");
@@ -67,33 +74,53 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
         if (!(patienceShare >= 0)) {
             throw new IllegalArgumentException("patienceShare must be a number >= 0");
         }
+        if (!(precedenceLapse == 0 || precedenceLapse >= 1) || Double.isInfinite(precedenceLapse)) {
+            throw new IllegalArgumentException("precedenceLapse must be 0 (never) or a response ratio >= 1");
+        }
+    }
+
+    /** Whether a job of this response ratio no longer yields its later entries to jobs that list them earlier. */
+    public boolean precedenceLapsed(double responseRatio) {
+        return precedenceLapse > 0 && responseRatio >= precedenceLapse;
     }
 
     public QueuePolicy withFallbackAfter(Duration patience) {
-        return new QueuePolicy(precedence, patience, fairShare, shareHalfLife, shortestFirst, reserveAfter, patienceShare);
+        return new QueuePolicy(precedence, patience, fairShare, shareHalfLife, shortestFirst, reserveAfter,
+                patienceShare, precedenceLapse);
     }
 
     public QueuePolicy withPrecedence(boolean on) {
-        return new QueuePolicy(on, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter, patienceShare);
+        return new QueuePolicy(on, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
+                patienceShare, precedenceLapse);
     }
 
     public QueuePolicy withFairShare(boolean on) {
-        return new QueuePolicy(precedence, fallbackAfter, on, shareHalfLife, shortestFirst, reserveAfter, patienceShare);
+        return new QueuePolicy(precedence, fallbackAfter, on, shareHalfLife, shortestFirst, reserveAfter,
+                patienceShare, precedenceLapse);
     }
 
     public QueuePolicy withShareHalfLife(Duration halfLife) {
-        return new QueuePolicy(precedence, fallbackAfter, fairShare, halfLife, shortestFirst, reserveAfter, patienceShare);
+        return new QueuePolicy(precedence, fallbackAfter, fairShare, halfLife, shortestFirst, reserveAfter,
+                patienceShare, precedenceLapse);
     }
 
     public QueuePolicy withShortestFirst(boolean on) {
-        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, on, reserveAfter, patienceShare);
+        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, on, reserveAfter, patienceShare,
+                precedenceLapse);
     }
 
     public QueuePolicy withReserveAfter(Duration age) {
-        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, age, patienceShare);
+        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, age,
+                patienceShare, precedenceLapse);
     }
 
     public QueuePolicy withPatienceShare(double share) {
-        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter, share);
+        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
+                share, precedenceLapse);
+    }
+
+    public QueuePolicy withPrecedenceLapse(double responseRatio) {
+        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
+                patienceShare, responseRatio);
     }
 }

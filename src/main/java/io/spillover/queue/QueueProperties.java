@@ -14,11 +14,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param shareDecay    the half-life of usage in fair share ({@code shareDecaySeconds} in the admin API)
  * @param shortestFirst within a team and priority, the highest response ratio (shortest expected run) first
  * @param reserveAfter  a job of several instances waiting this long holds freed instances until it has them
+ * @param precedenceLapse the response ratio at which a job stops yielding its fallbacks to jobs that list them
+ *                      earlier (2: once it has waited as long as its expected run); 0 never
  * @param firstFit      true serves the queue as first built, whatever the settings above say
  */
 @ConfigurationProperties("spillover.queue")
 public record QueueProperties(Boolean precedence, Duration fallbackAfter, Boolean fairShare, Duration shareDecay,
-                              Boolean shortestFirst, Duration reserveAfter, boolean firstFit) {
+                              Boolean shortestFirst, Duration reserveAfter, Double precedenceLapse, boolean firstFit) {
 
     public QueuePolicy policy() {
         if (firstFit) {
@@ -30,6 +32,7 @@ public record QueueProperties(Boolean precedence, Duration fallbackAfter, Boolea
                 fairShare != null ? fairShare : d.fairShare(),
                 shareDecay != null ? shareDecay : d.shareHalfLife(),
                 shortestFirst != null ? shortestFirst : d.shortestFirst(),
-                reserveAfter != null ? reserveAfter : d.reserveAfter());
+                reserveAfter != null ? reserveAfter : d.reserveAfter(), d.patienceShare(),
+                precedenceLapse != null ? precedenceLapse : d.precedenceLapse());
     }
 }

@@ -195,14 +195,15 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
         SharingPolicy.WhenCanBorrow other = lent.policy().whenCanBorrow() == SharingPolicy.WhenCanBorrow.BORROW
                 ? SharingPolicy.WhenCanBorrow.TRY_NEXT_ENTRY : SharingPolicy.WhenCanBorrow.BORROW;
         var all = new ArrayList<Policy>(List.of(new Policy.SingleType(), new Policy.PreferenceLists(),
-                new Policy.Queued("spillover", "the platform's default queue policy (QueuePolicy.DEFAULT: precedence,"
-                        + " shortest expected run first by sweep, history and maximum run time, patience of "
+                new Policy.Queued("spillover", "the platform's default queue policy (QueuePolicy.DEFAULT: precedence"
+                        + " until a job has waited as long as its expected run, shortest expected run first by sweep, history and maximum run time, patience of "
                         + Math.round(d.patienceShare() * 1000) / 10.0 + " % of the expected run, holds after 1 d) with"
                         + " guarantees lent and borrowed (" + lent.describe() + ")", d, Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("no-sharing", "the default with every team's quota a hard limit; the same jobs, the"
                         + " same maximum run times", d, Policy.Knowledge.HISTORY, hard),
                 new Policy.Queued("before-sharing", "the default queue policy as it was before sharing: hard quotas, no"
-                        + " maximum run times, no patience in proportion to the run", d.withPatienceShare(0),
+                        + " maximum run times, no patience in proportion to the run, precedence that never lapses",
+                        d.withPatienceShare(0).withPrecedenceLapse(0),
                         Policy.Knowledge.HISTORY, Lending.OFF),
                 new Policy.Queued("when-can-borrow-" + other.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                         "the default, a list choosing " + other + " between borrowing an earlier entry and a later one"
@@ -220,6 +221,8 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                         + " only, as the first queue policy had", d, Policy.Knowledge.TYPICAL, lent),
                 new Policy.Queued("no-precedence", "the default without precedence", d.withPrecedence(false),
                         Policy.Knowledge.HISTORY, lent),
+                new Policy.Queued("precedence-never-lapses", "the default with precedence however long a job has"
+                        + " waited", d.withPrecedenceLapse(0), Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("with-patience", "the default with 10 min patience per entry besides",
                         d.withFallbackAfter(java.time.Duration.ofMinutes(10)), Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("with-fair-share", "the default with fair share (1 d half-life, equal weights)",

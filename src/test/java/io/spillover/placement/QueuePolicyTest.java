@@ -41,6 +41,58 @@ class QueuePolicyTest {
     }
 
     @Test
+    void precedenceLapsesOnceAJobHasWaitedAsLongAsItsExpectedRun() {
+        // both expect 1 h; the older has waited 2 h for its p4d (response ratio 3), the younger has just come
+        var older = new QueuedRequest<>("older", request("vision", P4D, 1, G6E, 1), 0, NOW.minus(Duration.ofHours(2)),
+                null, Duration.ofHours(1));
+        var younger = new QueuedRequest<>("younger", request("vision", G6E, 1), 0, NOW, null, Duration.ofHours(1));
+
+        assertThat(selections(pass(QueuePolicy.DEFAULT.withPrecedenceLapse(0)).decide(List.of(older, younger),
+                fullP4d(1), NOW))).containsExactly("older:-", "younger:0");
+        var outcomes = pass(QueuePolicy.DEFAULT).decide(List.of(older, younger), fullP4d(1), NOW);
+
+        assertThat(selections(outcomes)).containsExactly("older:1", "younger:-");
+        assertThat(outcomes.get(1).decision().entries().get(0).reason()).isEqualTo("on-demand ml.g6e.48xlarge in"
+                + " us-east-1 has 0 of 1 instances free, 1 needed");
+    }
+
+    @Test
+    void aJobThatHasWaitedLessThanItsExpectedRunStillYieldsItsFallback() {
+        // 50 min of an expected hour: response ratio 1.83, below the lapse at 2
+        var older = new QueuedRequest<>("older", request("vision", P4D, 1, G6E, 1), 0,
+                NOW.minus(Duration.ofMinutes(50)), null, Duration.ofHours(1));
+        var younger = new QueuedRequest<>("younger", request("vision", G6E, 1), 0, NOW, null, Duration.ofHours(1));
+
+        var outcomes = pass(QueuePolicy.DEFAULT).decide(List.of(older, younger), fullP4d(1), NOW);
+
+        assertThat(selections(outcomes)).containsExactly("older:-", "younger:0");
+        assertThat(outcomes.get(0).decision().entries().get(1).reason()).endsWith("job younger went first: it is that"
+                + " job's entry 0 and this job's entry 1");
+    }
+
+    @Test
+    void aLapsedJobIsNotToldItYieldedToAnotherJobsFirstChoice() {
+        // both waited 3 h: the shorter expected run ranks first, and the longer one's reason names no precedence
+        var shorter = new QueuedRequest<>("shorter", request("vision", G6E, 1), 0, NOW.minus(Duration.ofHours(3)),
+                null, Duration.ofHours(1));
+        var longer = new QueuedRequest<>("longer", request("vision", P4D, 1, G6E, 1), 0,
+                NOW.minus(Duration.ofHours(3)), null, Duration.ofHours(2));
+
+        var outcomes = pass(QueuePolicy.DEFAULT).decide(List.of(longer, shorter), fullP4d(1), NOW);
+
+        assertThat(selections(outcomes)).containsExactly("longer:-", "shorter:0");
+        assertThat(outcomes.get(0).decision().entries().get(1).reason()).isEqualTo("on-demand ml.g6e.48xlarge in"
+                + " us-east-1 has 0 of 1 instances free, 1 needed");
+    }
+
+    @Test
+    void aPrecedenceLapseBelowOneIsRefused() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> QueuePolicy.DEFAULT.withPrecedenceLapse(0.5))
+                .withMessage("precedenceLapse must be 0 (never) or a response ratio >= 1");
+    }
+
+    @Test
     void aPatientJobWaitsForItsFirstChoiceAndSaysHowLongBeforeFallingBack() {
         var job = job("patient", "vision", -240, P4D, 1, G6E, 1); // waited 4 min
         QueuePass pass = pass(NONE.withFallbackAfter(Duration.ofMinutes(10)));
