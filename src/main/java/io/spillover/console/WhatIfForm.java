@@ -35,7 +35,7 @@ final class WhatIfForm {
     static final String ACCELERATORS = "maxAccelerators|";
     static final String JOBS = "maxConcurrentJobs|";
     static final List<String> QUEUE = List.of("precedence", "fallbackAfterSeconds", "fairShare", "shareDecaySeconds",
-            "shortestFirst", "holdAfterSeconds", "firstFit");
+            "shortestFirst", "holdAfterSeconds", "precedenceLapse", "firstFit");
 
     /** The request, and for each of its edits the input it came from. */
     record Built(WhatIfRequest request, List<String> inputs) {
@@ -158,7 +158,8 @@ final class WhatIfForm {
                 flag(changed.get("fairShare")), seconds(changed.get("shareDecaySeconds")),
                 flag(changed.get("shortestFirst")),
                 holdAfter == null ? null : holdAfter.isEmpty() ? Boolean.FALSE : Boolean.TRUE,
-                holdAfter == null || holdAfter.isEmpty() ? null : seconds(holdAfter), flag(changed.get("firstFit"))));
+                holdAfter == null || holdAfter.isEmpty() ? null : seconds(holdAfter), flag(changed.get("firstFit")),
+                ratio(changed.get("precedenceLapse"))));
         inputs.add("queue");
     }
 
@@ -230,6 +231,18 @@ final class WhatIfForm {
         }
     }
 
+    /** A response ratio; an unreadable one stands as -1 (refused). */
+    private static Double ratio(String text) {
+        if (blank(text)) {
+            return null;
+        }
+        try {
+            return Double.valueOf(text.strip());
+        } catch (NumberFormatException e) {
+            return -1.0;
+        }
+    }
+
     private static Boolean flag(String text) {
         return text == null ? null : Boolean.valueOf("on".equals(text) || "true".equals(text));
     }
@@ -260,6 +273,8 @@ final class WhatIfForm {
         shown.put("queue.shareDecaySeconds", String.valueOf(queue.shareDecaySeconds()));
         shown.put("queue.shortestFirst", queue.shortestFirst() ? "on" : "off");
         shown.put("queue.holdAfterSeconds", queue.holdAfterSeconds() == null ? "" : queue.holdAfterSeconds().toString());
+        shown.put("queue.precedenceLapse", java.math.BigDecimal.valueOf(queue.precedenceLapse()).stripTrailingZeros()
+                .toPlainString());
         shown.put("queue.firstFit", "off");
         return shown;
     }

@@ -243,6 +243,12 @@ final class Changes {
             violations.add(new Violation(field + ".holdAfterSeconds", "jobs hold nothing when holds is false"));
             ok = false;
         }
+        Double lapse = edit.precedenceLapse();
+        if (lapse != null && (!Double.isFinite(lapse) || lapse != 0 && lapse < 1)) {
+            violations.add(new Violation(field + ".precedenceLapse", "must be 0 (precedence never lapses) or a"
+                    + " response ratio of at least 1, not " + lapse));
+            ok = false;
+        }
         if (!ok) {
             return scenario;
         }
@@ -267,6 +273,9 @@ final class Changes {
         if (edit.shortestFirst() != null) {
             policy = policy.withShortestFirst(edit.shortestFirst());
         }
+        if (lapse != null) {
+            policy = policy.withPrecedenceLapse(lapse);
+        }
         if (Boolean.FALSE.equals(edit.holds())) {
             policy = policy.withReserveAfter(null);
         } else if (edit.holdAfterSeconds() != null) {
@@ -288,6 +297,8 @@ final class Changes {
         static Settings of(QueuePolicy policy) {
             var words = new java.util.LinkedHashMap<String, String>();
             words.put("precedence", policy.precedence() ? "on" : "off");
+            words.put("precedence lapses", policy.precedenceLapse() == 0 ? "never"
+                    : "at response ratio " + policy.precedenceLapse());
             words.put("patience", policy.fallbackAfter().toSeconds() + " s");
             words.put("fair share", policy.fairShare() ? "on" : "off");
             words.put("share half-life", policy.shareHalfLife().toSeconds() + " s");

@@ -23,9 +23,12 @@ public record Configuration(List<Offering> offerings, List<Plan> plans, List<Tea
                        Integer maxConcurrentJobs, boolean strictFifo) {
     }
 
-    /** @param holdAfterSeconds null when no job holds instances */
+    /**
+     * @param holdAfterSeconds null when no job holds instances
+     * @param precedenceLapse  the response ratio at which precedence lapses for a job; 0 never
+     */
     public record Queue(boolean precedence, long fallbackAfterSeconds, boolean fairShare, long shareDecaySeconds,
-                        boolean shortestFirst, Long holdAfterSeconds) {
+                        boolean shortestFirst, Long holdAfterSeconds, double precedenceLapse) {
     }
 
     static Configuration of(Scenario scenario) {
@@ -38,7 +41,8 @@ public record Configuration(List<Offering> offerings, List<Plan> plans, List<Tea
         QueuePolicy policy = scenario.policy();
         return new Configuration(offerings, plans, teams, new Queue(policy.precedence(),
                 policy.fallbackAfter().toSeconds(), policy.fairShare(), policy.shareHalfLife().toSeconds(),
-                policy.shortestFirst(), policy.reserveAfter() == null ? null : policy.reserveAfter().toSeconds()));
+                policy.shortestFirst(), policy.reserveAfter() == null ? null : policy.reserveAfter().toSeconds(),
+                policy.precedenceLapse()));
     }
 
     private static Plan plan(PlanState plan, int instances) {

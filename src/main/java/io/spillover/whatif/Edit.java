@@ -54,9 +54,11 @@ public sealed interface Edit {
      * @param holds     false: no job holds instances; true: jobs of several instances hold after
      *                  {@code holdAfterSeconds}
      * @param firstFit  true: the queue as first built, whatever the rest says
+     * @param precedenceLapse the response ratio at which a job stops yielding its fallbacks to jobs that list them
+     *                  earlier ({@code spillover.queue.precedence-lapse}); 0 never
      */
     record Queue(Boolean precedence, Long fallbackAfterSeconds, Boolean fairShare, Long shareDecaySeconds,
-                       Boolean shortestFirst, Boolean holds, Long holdAfterSeconds, Boolean firstFit)
-            implements Edit {
+                       Boolean shortestFirst, Boolean holds, Long holdAfterSeconds, Boolean firstFit,
+                       Double precedenceLapse) implements Edit {
     }
 }

@@ -420,8 +420,9 @@ class ConsoleBrowserTest extends ApiTest {
 
     /**
      * A what-if run over the platform's own history (a team's four jobs wanting the one p5, each after the other)
-     * with the p5's capacity doubled: the run's page shows its progress bar reach done, the table of waits baseline
-     * against change, and the two wait CDFs in one chart, with the figures the API gives for the same run.
+     * with the p5's capacity doubled (and precedence never lapsing, which single-entry lists do not feel): the run's
+     * page shows its progress bar reach done, the changes, the table of waits baseline against change, and the two
+     * wait CDFs in one chart, with the figures the API gives for the same run.
      */
     @Test
     void aWhatIfRunOverTheHistoryWithAnOfferingDoubledShowsItsProgressTableAndCdfs() {
@@ -443,12 +444,16 @@ class ConsoleBrowserTest extends ApiTest {
         page.fill("#from", from.toString());
         page.fill("#to", to.toString());
         page.fill("input[data-offering='" + p5 + "']", "2");
+        assertThat(page.locator("#q-precedenceLapse")).hasValue("2");
+        page.fill("#q-precedenceLapse", "0");
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Start what-if run")).click();
 
         assertThat(page.locator("#run-status")).hasText("DONE", SOON);
         assertThat(page.locator("#progress")).hasAttribute("value", "100");
         assertThat(page.locator("#progress-text")).hasText("100 %");
         assertThat(page.locator("#run-changes")).containsText(p5 + ": 1 → 2 instance(s)");
+        assertThat(page.locator("#run-changes")).containsText("queue policy: precedence lapses at response ratio 2.0"
+                + " → never");
         assertThat(page.locator("#run-input")).containsText("4 jobs of 1 team(s)");
         String id = page.url().substring(page.url().lastIndexOf('/') + 1);
         JsonNode run = expect(api.get("/api/v1/admin/what-if/" + id), 200).json();

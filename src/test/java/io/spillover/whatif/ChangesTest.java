@@ -32,7 +32,7 @@ class ChangesTest {
                 new Edit.OfferingCapacity(EAST, P4D, "plan:extra", 5),
                 new Edit.RemovePlan("h100"),
                 new Edit.Team("vision", 3, Map.of(P5, 4, G5, 0), null, 5),
-                new Edit.Queue(null, 600L, true, null, null, false, null, null));
+                new Edit.Queue(null, 600L, true, null, null, false, null, null, null));
 
         var fleet = changed.scenario().fleet();
         assertThat(fleet.total(OfferingKey.onDemand(EAST, P5))).isEqualTo(2);
@@ -72,7 +72,7 @@ class ChangesTest {
                 new Edit.RemovePlan("nope"),
                 new Edit.Team("ghosts", 2, null, null, null),
                 new Edit.Team("vision", 0, Map.of("ml.nonsense", 1), -1, null),
-                new Edit.Queue(null, -1L, null, 0L, null, false, 60L, null)))
+                new Edit.Queue(null, -1L, null, 0L, null, false, 60L, null, 0.5)))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations())
                         .extracting(Violation::field).containsExactly(
                                 "edits[0].instanceType", "edits[1].instanceType", "edits[2].source",
@@ -80,7 +80,17 @@ class ChangesTest {
                                 "edits[4].instances", "edits[4].teams[0]", "edits[5].name", "edits[6].team",
                                 "edits[7].weight", "edits[7].maxAccelerators", "edits[7].instanceLimits.ml.nonsense",
                                 "edits[8].fallbackAfterSeconds", "edits[8].shareDecaySeconds",
-                                "edits[8].holdAfterSeconds"));
+                                "edits[8].holdAfterSeconds", "edits[8].precedenceLapse"));
+    }
+
+    @Test
+    void aQueueEditSetsWhenPrecedenceLapsesAndSaysSo() {
+        Changes.Changed never = apply(new Edit.Queue(null, null, null, null, null, null, null, null, 0.0));
+
+        assertThat(never.scenario().policy().precedenceLapse()).isZero();
+        assertThat(never.described()).containsExactly("queue policy: precedence lapses at response ratio 2.0 → never");
+        assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, null, 4.0)).scenario().policy()
+                .precedenceLapse()).isEqualTo(4.0);
     }
 
     @Test
@@ -98,10 +108,10 @@ class ChangesTest {
 
     @Test
     void firstFitTurnsEveryRuleOffAndHoldsComeBackWithTheirDefaultAge() {
-        assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, true)).scenario().policy())
+        assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, true, null)).scenario().policy())
                 .isEqualTo(QueuePolicy.FIRST_FIT);
-        Scenario noHolds = apply(new Edit.Queue(null, null, null, null, null, false, null, null)).scenario();
-        assertThat(Changes.apply(noHolds, List.of(new Edit.Queue(null, null, null, null, null, true, null, null)),
+        Scenario noHolds = apply(new Edit.Queue(null, null, null, null, null, false, null, null, null)).scenario();
+        assertThat(Changes.apply(noHolds, List.of(new Edit.Queue(null, null, null, null, null, true, null, null, null)),
                 Set.of(), CATALOG).scenario().policy().reserveAfter()).isEqualTo(Duration.ofDays(1));
     }
 
