@@ -34,13 +34,6 @@ import java.util.Objects;
 public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fairShare, Duration shareHalfLife,
                           boolean shortestFirst, Duration reserveAfter, double patienceShare, double precedenceLapse) {
 
-    /** A policy with {@link #DEFAULT}'s patience in proportion to the run and its lapse of precedence. */
-    public QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fairShare, Duration shareHalfLife,
-                       boolean shortestFirst, Duration reserveAfter) {
-        this(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
-                DEFAULT.patienceShare(), DEFAULT.precedenceLapse());
-    }
-
     /**
      * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence until a job has
      * waited as long as its expected run, shortest expected run first, holds for jobs of several instances after a
