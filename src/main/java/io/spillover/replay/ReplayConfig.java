@@ -196,7 +196,8 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                 ? SharingPolicy.WhenCanBorrow.TRY_NEXT_ENTRY : SharingPolicy.WhenCanBorrow.BORROW;
         var all = new ArrayList<Policy>(List.of(new Policy.SingleType(), new Policy.PreferenceLists(),
                 new Policy.Queued("spillover", "the platform's default queue policy (QueuePolicy.DEFAULT: precedence"
-                        + " until a job has waited as long as its expected run, shortest expected run first by sweep, history and maximum run time, patience of "
+                        + " until a job has waited as long as its expected run, shortest expected run first by sweep,"
+                        + " history and maximum run time, patience of "
                         + Math.round(d.patienceShare() * 1000) / 10.0 + " % of the expected run, holds after 1 d) with"
                         + " guarantees lent and borrowed (" + lent.describe() + ")", d, Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("no-sharing", "the default with every team's quota a hard limit; the same jobs, the"

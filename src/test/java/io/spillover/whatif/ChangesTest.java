@@ -88,7 +88,8 @@ class ChangesTest {
         Changes.Changed never = apply(new Edit.Queue(null, null, null, null, null, null, null, null, 0.0));
 
         assertThat(never.scenario().policy().precedenceLapse()).isZero();
-        assertThat(never.described()).containsExactly("queue policy: precedence lapses at response ratio 2.0 → never");
+        assertThat(never.described())
+                .containsExactly("queue policy: precedence lapses at response ratio 2.0 → never");
         assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, null, 4.0)).scenario().policy()
                 .precedenceLapse()).isEqualTo(4.0);
     }
