@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.springframework.web.multipart.MultipartFile;
 
 /**
@@ -205,14 +206,7 @@ final class WhatIfForm {
 
     /** A whole number; anything else stands as -1, which the service refuses naming the edit's field. */
     private static Integer number(String text) {
-        if (blank(text)) {
-            return null;
-        }
-        try {
-            return Integer.valueOf(text.strip());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return parsed(text, Integer::valueOf, -1);
     }
 
     /** A cap: blank stands for no change (a cap cannot be lifted here), else a number as {@link #number}. */
@@ -221,25 +215,23 @@ final class WhatIfForm {
     }
 
     private static Long seconds(String text) {
-        if (blank(text)) {
-            return null;
-        }
-        try {
-            return Long.valueOf(text.strip());
-        } catch (NumberFormatException e) {
-            return -1L;
-        }
+        return parsed(text, Long::valueOf, -1L);
     }
 
-    /** A response ratio; an unreadable one stands as -1 (refused). */
+    /** A response ratio; an unreadable one stands as -1, refused as {@link #number} is. */
     private static Double ratio(String text) {
+        return parsed(text, Double::valueOf, -1.0);
+    }
+
+    /** Null for a blank input, else the input read, or {@code unreadable} (a value the service refuses). */
+    private static <T> T parsed(String text, Function<String, T> read, T unreadable) {
         if (blank(text)) {
             return null;
         }
         try {
-            return Double.valueOf(text.strip());
+            return read.apply(text.strip());
         } catch (NumberFormatException e) {
-            return -1.0;
+            return unreadable;
         }
     }
 

@@ -67,9 +67,14 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
         if (!(patienceShare >= 0)) {
             throw new IllegalArgumentException("patienceShare must be a number >= 0");
         }
-        if (!(precedenceLapse == 0 || precedenceLapse >= 1) || Double.isInfinite(precedenceLapse)) {
+        if (!isPrecedenceLapse(precedenceLapse)) {
             throw new IllegalArgumentException("precedenceLapse must be 0 (never) or a response ratio >= 1");
         }
+    }
+
+    /** Whether the value may be a {@link #precedenceLapse}: 0 (never), or a finite response ratio of at least 1. */
+    public static boolean isPrecedenceLapse(double value) {
+        return value == 0 || value >= 1 && Double.isFinite(value);
     }
 
     /** Whether a job of this response ratio no longer yields its later entries to jobs that list them earlier. */

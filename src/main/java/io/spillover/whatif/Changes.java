@@ -244,7 +244,7 @@ final class Changes {
             ok = false;
         }
         Double lapse = edit.precedenceLapse();
-        if (lapse != null && (!Double.isFinite(lapse) || lapse != 0 && lapse < 1)) {
+        if (lapse != null && !QueuePolicy.isPrecedenceLapse(lapse)) {
             violations.add(new Violation(field + ".precedenceLapse", "must be 0 (precedence never lapses) or a"
                     + " response ratio of at least 1, not " + lapse));
             ok = false;
