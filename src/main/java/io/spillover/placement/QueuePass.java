@@ -20,9 +20,9 @@ import java.util.stream.Collectors;
  * same instances.
  *
  * <ol>
- *   <li><b>Holds.</b> A job of several instances that has waited past {@link QueuePolicy#reserveAfter} goes
- *       first, oldest first; when it does not fit, the free instances of its best entry are held for it, so
- *       smaller jobs cannot keep taking them.</li>
+ *   <li><b>Holds.</b> A job of several instances that has waited past {@link QueuePolicy#reserveAfter} (and, with
+ *       {@link QueuePolicy#holdAfterRun}, as long as its expected run) goes first, oldest first; when it does not
+ *       fit, the free instances of its best entry are held for it, so smaller jobs cannot keep taking them.</li>
  *   <li><b>Rounds within the guarantee.</b> With {@link QueuePolicy#precedence}, round {@code r} offers every
  *       waiting job its entries up to {@code r}: a job for whom an offering is an earlier entry gets it before a job
  *       for whom it is a fallback, until the latter's response ratio reaches {@link QueuePolicy#precedenceLapse}
@@ -310,10 +310,14 @@ public final class QueuePass {
             return (waited + Math.max(1, expected)) / Math.max(1, expected);
         }
 
-        /** Step 1: jobs of several instances past the age, oldest first, take what fits or hold what is free. */
+        /**
+         * Step 1: jobs of several instances past the age (and their expected run, {@link QueuePolicy#holds}), oldest
+         * first, take what fits or hold what is free.
+         */
         private void holdForLongWaiters() {
             List<QueuedRequest<I>> longWaiters = sorted.stream()
-                    .filter(j -> minimumCount(j) > 1 && !j.submittedAt().plus(policy.reserveAfter()).isAfter(now))
+                    .filter(j -> minimumCount(j) > 1
+                            && policy.holds(Duration.between(j.submittedAt(), now), responseRatio(j)))
                     .sorted(Comparator.comparing(QueuedRequest<I>::submittedAt).thenComparing(order))
                     .toList();
             for (QueuedRequest<I> job : longWaiters) {
@@ -582,7 +586,8 @@ public final class QueuePass {
             EntryVerdict verdict = verdicts.get(entry);
             verdicts.set(entry, new EntryVerdict(verdict.index(), verdict.instanceType(), verdict.instanceCount(),
                     verdict.region(), verdict.source(), false, verdict.reason() + "; " + held
-                    + " held for this job, which has waited past " + words(policy.reserveAfter())));
+                    + " held for this job, which has waited past " + words(policy.reserveAfter())
+                    + (policy.holdAfterRun() ? " and its expected run" : "")));
             return new Decision(decision.outcome(), verdicts);
         }
 

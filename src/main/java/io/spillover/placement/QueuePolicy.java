@@ -32,25 +32,28 @@ import java.util.Objects;
  *                      plan held by long runs) never gets its fallbacks while fresher jobs list them first
  */
 public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fairShare, Duration shareHalfLife,
-                          boolean shortestFirst, Duration reserveAfter, double patienceShare, double precedenceLapse) {
+                          boolean shortestFirst, Duration reserveAfter, double patienceShare, double precedenceLapse,
+                          boolean holdAfterRun) {
 
     /**
      * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence until a job has
-     * waited as long as its expected run, shortest expected run first, holds for jobs of several instances after a
-     * day, and patience of 1 % of the expected run for a job's earlier entries (a job of 10 h waits 6 min for its
-     * first choice before taking its second): with guarantees lent, long jobs falling back to slower types were what
-     * kept the mean completion above a free-for-all script's. Precedence that never lapsed left short jobs listing a
-     * plan first waiting days for it on the overloaded fleet while their fallbacks went to fresher jobs. A fixed
+     * waited as long as its expected run, shortest expected run first, holds for jobs of several instances once they
+     * have waited a day and their expected run, and patience of 1 % of the expected run for a job's earlier entries
+     * (a job of 10 h waits 6 min for its first choice before taking its second): with guarantees lent, long jobs
+     * falling back to slower types were what kept the mean completion above a free-for-all script's. Precedence that
+     * never lapsed left short jobs listing a plan first waiting days for it on the overloaded fleet while their
+     * fallbacks went to fresher jobs; holds on age alone kept instances idle there for jobs of days while short jobs
+     * waited. A fixed
      * patience (per job, profile or platform) and fair share (one-day half-life) are there to turn on, as AWS Batch's
      * fair share is per queue: on the replay each lengthened the mean wait, and fair share did not even out the
      * teams' slowdowns.
      */
     public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ZERO, false, Duration.ofDays(1), true,
-            Duration.ofDays(1), 0.01, 2);
+            Duration.ofDays(1), 0.01, 2, true);
 
     /** The queue as first built: queue order, first fit, no fair share, no holds. */
     public static final QueuePolicy FIRST_FIT = new QueuePolicy(false, Duration.ZERO, false, Duration.ofDays(1), false,
-            null, 0, 0);
+            null, 0, 0, false);
 
     public QueuePolicy {
         Objects.requireNonNull(fallbackAfter, "fallbackAfter");
@@ -82,43 +85,56 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
         return precedenceLapse > 0 && responseRatio >= precedenceLapse;
     }
 
+    /**
+     * Whether a job of several instances that has waited this long, at this response ratio, holds what frees on its
+     * best entry ({@link #reserveAfter}, and with {@link #holdAfterRun} as long as its expected run).
+     */
+    public boolean holds(Duration waited, double responseRatio) {
+        return reserveAfter != null && waited.compareTo(reserveAfter) >= 0 && (!holdAfterRun || responseRatio >= 2);
+    }
+
     public QueuePolicy withFallbackAfter(Duration patience) {
         return new QueuePolicy(precedence, patience, fairShare, shareHalfLife, shortestFirst, reserveAfter,
-                patienceShare, precedenceLapse);
+                patienceShare, precedenceLapse, holdAfterRun);
     }
 
     public QueuePolicy withPrecedence(boolean on) {
         return new QueuePolicy(on, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
-                patienceShare, precedenceLapse);
+                patienceShare, precedenceLapse, holdAfterRun);
     }
 
     public QueuePolicy withFairShare(boolean on) {
         return new QueuePolicy(precedence, fallbackAfter, on, shareHalfLife, shortestFirst, reserveAfter,
-                patienceShare, precedenceLapse);
+                patienceShare, precedenceLapse, holdAfterRun);
     }
 
     public QueuePolicy withShareHalfLife(Duration halfLife) {
         return new QueuePolicy(precedence, fallbackAfter, fairShare, halfLife, shortestFirst, reserveAfter,
-                patienceShare, precedenceLapse);
+                patienceShare, precedenceLapse, holdAfterRun);
     }
 
     public QueuePolicy withShortestFirst(boolean on) {
         return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, on, reserveAfter, patienceShare,
-                precedenceLapse);
+                precedenceLapse, holdAfterRun);
     }
 
     public QueuePolicy withReserveAfter(Duration age) {
         return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, age,
-                patienceShare, precedenceLapse);
+                patienceShare, precedenceLapse, holdAfterRun);
     }
 
     public QueuePolicy withPatienceShare(double share) {
         return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
-                share, precedenceLapse);
+                share, precedenceLapse, holdAfterRun);
     }
 
     public QueuePolicy withPrecedenceLapse(double responseRatio) {
         return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
-                patienceShare, responseRatio);
+                patienceShare, responseRatio, holdAfterRun);
+    }
+
+    public QueuePolicy withHoldAfterRun(boolean on) {
+        return new QueuePolicy(precedence, fallbackAfter, fairShare, shareHalfLife, shortestFirst, reserveAfter,
+                patienceShare, precedenceLapse, on);
     }
 }

@@ -14,13 +14,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param shareDecay    the half-life of usage in fair share ({@code shareDecaySeconds} in the admin API)
  * @param shortestFirst within a team and priority, the highest response ratio (shortest expected run) first
  * @param reserveAfter  a job of several instances waiting this long holds freed instances until it has them
+ * @param holdAfterRun  a job holds only once it has also waited as long as its expected run (on by default)
  * @param precedenceLapse the response ratio at which a job stops yielding its fallbacks to jobs that list them
  *                      earlier (2: once it has waited as long as its expected run); 0 never
  * @param firstFit      true serves the queue as first built, whatever the settings above say
  */
 @ConfigurationProperties("spillover.queue")
 public record QueueProperties(Boolean precedence, Duration fallbackAfter, Boolean fairShare, Duration shareDecay,
-                              Boolean shortestFirst, Duration reserveAfter, Double precedenceLapse, boolean firstFit) {
+                              Boolean shortestFirst, Duration reserveAfter, Boolean holdAfterRun, Double precedenceLapse,
+                              boolean firstFit) {
 
     public QueuePolicy policy() {
         if (firstFit) {
@@ -33,6 +35,7 @@ public record QueueProperties(Boolean precedence, Duration fallbackAfter, Boolea
                 shareDecay != null ? shareDecay : d.shareHalfLife(),
                 shortestFirst != null ? shortestFirst : d.shortestFirst(),
                 reserveAfter != null ? reserveAfter : d.reserveAfter(), d.patienceShare(),
-                precedenceLapse != null ? precedenceLapse : d.precedenceLapse());
+                precedenceLapse != null ? precedenceLapse : d.precedenceLapse(),
+                holdAfterRun != null ? holdAfterRun : d.holdAfterRun());
     }
 }

@@ -203,8 +203,9 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                 new Policy.Queued("no-sharing", "the default with every team's quota a hard limit; the same jobs, the"
                         + " same maximum run times", d, Policy.Knowledge.HISTORY, hard),
                 new Policy.Queued("before-sharing", "the default queue policy as it was before sharing: hard quotas, no"
-                        + " maximum run times, no patience in proportion to the run, precedence that never lapses",
-                        d.withPatienceShare(0).withPrecedenceLapse(0),
+                        + " maximum run times, no patience in proportion to the run, precedence that never lapses,"
+                        + " holds by age alone",
+                        d.withPatienceShare(0).withPrecedenceLapse(0).withHoldAfterRun(false),
                         Policy.Knowledge.HISTORY, Lending.OFF),
                 new Policy.Queued("when-can-borrow-" + other.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
                         "the default, a list choosing " + other + " between borrowing an earlier entry and a later one"
@@ -232,6 +233,8 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                         d.withShortestFirst(false), Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("no-holds", "the default without holds", d.withReserveAfter(null),
                         Policy.Knowledge.HISTORY, lent),
+                new Policy.Queued("holds-by-age", "the default with a job holding once it has waited a day, however"
+                        + " long its expected run", d.withHoldAfterRun(false), Policy.Knowledge.HISTORY, lent),
                 new Policy.Queued("spillover-hinted", "the default, each job also giving its expected run as its"
                         + " user is modelled to (see the fleet's maxRuntimeHint)", d, Policy.Knowledge.HINTS, lent),
                 new Policy.Queued("oracle", "the default ranking by each job's true run, which no service knows: the"

@@ -233,6 +233,27 @@ class QueuePolicyTest {
     }
 
     @Test
+    void aJobHoldsOnlyOnceItHasAlsoWaitedAsLongAsItsExpectedRun() {
+        // both have waited 25 h for three p4d; one expects to run 3 days, the other an hour
+        var days = new QueuedRequest<>("days", request("vision", P4D, 3), 0, NOW.minus(Duration.ofHours(25)), null,
+                Duration.ofDays(3));
+        var hour = new QueuedRequest<>("hour", request("nlp", P4D, 3), 0, NOW.minus(Duration.ofHours(25)), null,
+                Duration.ofHours(1));
+        QueuePass pass = pass(NONE.withReserveAfter(Duration.ofDays(1)).withHoldAfterRun(true));
+
+        assertThat(pass.decide(List.of(days), p4dInUse(4, 2), Map.of(), NOW).holds()).isEmpty();
+        QueuePass.Result<String> result = pass.decide(List.of(days, hour), p4dInUse(4, 2), Map.of(), NOW);
+        assertThat(result.holds()).containsEntry(OfferingKey.onDemand("us-east-1", P4D), "hour");
+        assertThat(result.outcomes().get(1).decision().entries().get(0).reason())
+                .isEqualTo("on-demand ml.p4d.24xlarge in us-east-1 has 2 of 4 instances free, 3 needed; 2 held for"
+                        + " this job, which has waited past 24 h and its expected run");
+        assertThat(pass(NONE.withReserveAfter(Duration.ofDays(1))).decide(List.of(days), p4dInUse(4, 2), Map.of(),
+                NOW).holds()).containsEntry(OfferingKey.onDemand("us-east-1", P4D), "days");
+        assertThat(pass.decide(List.of(days), p4dInUse(4, 2), Map.of(), NOW.plus(Duration.ofDays(2))).holds())
+                .containsEntry(OfferingKey.onDemand("us-east-1", P4D), "days");
+    }
+
+    @Test
     void aStrictFifoTeamsHeadHoldsBackItsLaterJobsUnderEveryRule() {
         var head = job("head", "vision", 0, P4D, 4);
         var later = job("later", "vision", 60, P4D, 1);

@@ -18,7 +18,7 @@ import org.springframework.test.context.TestPropertySource;
  * What a cycle reads. The safety sweep (every half second here) still starts a job whose capacity appeared
  * without any wake-up (a lost event), and it leaves alone the jobs whose every offering is full, however long
  * the queue. A release passes over jobs that cannot fit, but not a job of several instances old enough to hold
- * what frees (one second here).
+ * what frees (one second here, and its expected run).
  */
 @TestPropertySource(properties = {"spillover.scheduling.sweep-interval=500ms", "spillover.queue.reserve-after=1s"})
 class CycleScopeTest extends ApiTest {
@@ -85,7 +85,9 @@ class CycleScopeTest extends ApiTest {
         submit(team, job("small-1", entry(P4D, 1)));
         submit(team, job("small-2", entry(P4D, 1)));
         awaitStatus(team, "small-2", "RUNNING");
-        Instant submitted = Instant.parse(submit(team, job("big", entry(P4D, 2))).get("createdAt").asString());
+        var big = job("big", entry(P4D, 2));
+        big.put("expectedRuntimeSeconds", 1); // it holds once it has waited past its expected run too
+        Instant submitted = Instant.parse(submit(team, big).get("createdAt").asString());
         submit(team, job("small-3", entry(P4D, 1)));
         await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(submitted.plusSeconds(1)));
 
