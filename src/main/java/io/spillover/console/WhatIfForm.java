@@ -36,7 +36,7 @@ final class WhatIfForm {
     static final String ACCELERATORS = "maxAccelerators|";
     static final String JOBS = "maxConcurrentJobs|";
     static final List<String> QUEUE = List.of("precedence", "fallbackAfterSeconds", "fairShare", "shareDecaySeconds",
-            "shortestFirst", "holdAfterSeconds", "precedenceLapse", "firstFit");
+            "shortestFirst", "holdAfterSeconds", "holdAfterRun", "precedenceLapse", "firstFit");
 
     /** The request, and for each of its edits the input it came from. */
     record Built(WhatIfRequest request, List<String> inputs) {
@@ -160,7 +160,7 @@ final class WhatIfForm {
                 flag(changed.get("shortestFirst")),
                 holdAfter == null ? null : holdAfter.isEmpty() ? Boolean.FALSE : Boolean.TRUE,
                 holdAfter == null || holdAfter.isEmpty() ? null : seconds(holdAfter), flag(changed.get("firstFit")),
-                ratio(changed.get("precedenceLapse"))));
+                ratio(changed.get("precedenceLapse")), flag(changed.get("holdAfterRun"))));
         inputs.add("queue");
     }
 
@@ -267,6 +267,7 @@ final class WhatIfForm {
         shown.put("queue.holdAfterSeconds", queue.holdAfterSeconds() == null ? "" : queue.holdAfterSeconds().toString());
         shown.put("queue.precedenceLapse", java.math.BigDecimal.valueOf(queue.precedenceLapse()).stripTrailingZeros()
                 .toPlainString());
+        shown.put("queue.holdAfterRun", queue.holdAfterRun() ? "on" : "off");
         shown.put("queue.firstFit", "off");
         return shown;
     }

@@ -21,8 +21,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("spillover.queue")
 public record QueueProperties(Boolean precedence, Duration fallbackAfter, Boolean fairShare, Duration shareDecay,
-                              Boolean shortestFirst, Duration reserveAfter, Boolean holdAfterRun, Double precedenceLapse,
-                              boolean firstFit) {
+                              Boolean shortestFirst, Duration reserveAfter, Boolean holdAfterRun,
+                              Double precedenceLapse, boolean firstFit) {
 
     public QueuePolicy policy() {
         if (firstFit) {

@@ -276,6 +276,9 @@ final class Changes {
         if (lapse != null) {
             policy = policy.withPrecedenceLapse(lapse);
         }
+        if (edit.holdAfterRun() != null) {
+            policy = policy.withHoldAfterRun(edit.holdAfterRun());
+        }
         if (Boolean.FALSE.equals(edit.holds())) {
             policy = policy.withReserveAfter(null);
         } else if (edit.holdAfterSeconds() != null) {
@@ -304,7 +307,7 @@ final class Changes {
             words.put("share half-life", policy.shareHalfLife().toSeconds() + " s");
             words.put("shortest expected run first", policy.shortestFirst() ? "on" : "off");
             words.put("holds", policy.reserveAfter() == null ? "off" : "after " + policy.reserveAfter().toSeconds()
-                    + " s");
+                    + " s" + (policy.holdAfterRun() ? " and the expected run" : ""));
             return new Settings(words);
         }
 

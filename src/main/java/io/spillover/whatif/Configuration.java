@@ -26,9 +26,10 @@ public record Configuration(List<Offering> offerings, List<Plan> plans, List<Tea
     /**
      * @param holdAfterSeconds null when no job holds instances
      * @param precedenceLapse  the response ratio at which precedence lapses for a job; 0 never
+     * @param holdAfterRun     whether a job holds only once it has also waited as long as its expected run
      */
     public record Queue(boolean precedence, long fallbackAfterSeconds, boolean fairShare, long shareDecaySeconds,
-                        boolean shortestFirst, Long holdAfterSeconds, double precedenceLapse) {
+                        boolean shortestFirst, Long holdAfterSeconds, double precedenceLapse, boolean holdAfterRun) {
     }
 
     static Configuration of(Scenario scenario) {
@@ -42,7 +43,7 @@ public record Configuration(List<Offering> offerings, List<Plan> plans, List<Tea
         return new Configuration(offerings, plans, teams, new Queue(policy.precedence(),
                 policy.fallbackAfter().toSeconds(), policy.fairShare(), policy.shareHalfLife().toSeconds(),
                 policy.shortestFirst(), policy.reserveAfter() == null ? null : policy.reserveAfter().toSeconds(),
-                policy.precedenceLapse()));
+                policy.precedenceLapse(), policy.holdAfterRun()));
     }
 
     private static Plan plan(PlanState plan, int instances) {

@@ -56,9 +56,11 @@ public sealed interface Edit {
      * @param firstFit  true: the queue as first built, whatever the rest says
      * @param precedenceLapse the response ratio at which a job stops yielding its fallbacks to jobs that list them
      *                  earlier ({@code spillover.queue.precedence-lapse}); 0 never
+     * @param holdAfterRun true: a job holds only once it has also waited as long as its expected run; false: on age
+     *                  alone ({@code spillover.queue.hold-after-run})
      */
     record Queue(Boolean precedence, Long fallbackAfterSeconds, Boolean fairShare, Long shareDecaySeconds,
                        Boolean shortestFirst, Boolean holds, Long holdAfterSeconds, Boolean firstFit,
-                       Double precedenceLapse) implements Edit {
+                       Double precedenceLapse, Boolean holdAfterRun) implements Edit {
     }
 }

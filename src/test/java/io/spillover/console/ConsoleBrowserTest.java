@@ -446,6 +446,8 @@ class ConsoleBrowserTest extends ApiTest {
         page.fill("input[data-offering='" + p5 + "']", "2");
         assertThat(page.locator("#q-precedenceLapse")).hasValue("2");
         page.fill("#q-precedenceLapse", "0");
+        assertThat(page.locator("#q-holdAfterRun")).hasValue("on");
+        page.selectOption("#q-holdAfterRun", "off");
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Start what-if run")).click();
 
         assertThat(page.locator("#run-status")).hasText("DONE", SOON);
@@ -453,7 +455,7 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(page.locator("#progress-text")).hasText("100 %");
         assertThat(page.locator("#run-changes")).containsText(p5 + ": 1 → 2 instance(s)");
         assertThat(page.locator("#run-changes")).containsText("queue policy: precedence lapses at response ratio 2.0"
-                + " → never");
+                + " → never, holds after 86400 s and the expected run → after 86400 s");
         assertThat(page.locator("#run-input")).containsText("4 jobs of 1 team(s)");
         String id = page.url().substring(page.url().lastIndexOf('/') + 1);
         JsonNode run = expect(api.get("/api/v1/admin/what-if/" + id), 200).json();

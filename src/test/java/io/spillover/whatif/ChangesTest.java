@@ -32,7 +32,7 @@ class ChangesTest {
                 new Edit.OfferingCapacity(EAST, P4D, "plan:extra", 5),
                 new Edit.RemovePlan("h100"),
                 new Edit.Team("vision", 3, Map.of(P5, 4, G5, 0), null, 5),
-                new Edit.Queue(null, 600L, true, null, null, false, null, null, null));
+                new Edit.Queue(null, 600L, true, null, null, false, null, null, null, null));
 
         var fleet = changed.scenario().fleet();
         assertThat(fleet.total(OfferingKey.onDemand(EAST, P5))).isEqualTo(2);
@@ -56,7 +56,8 @@ class ChangesTest {
                 "plan h100 removed: 2 instance(s) fewer",
                 "team vision: weight 1 → 3, quota of " + G5 + " 8 → 0, quota of " + P5 + " 2 → 4,"
                         + " concurrent-job cap none → 5",
-                "queue policy: patience 0 s → 600 s, fair share off → on, holds after 86400 s → off");
+                "queue policy: patience 0 s → 600 s, fair share off → on, holds after 86400 s and the expected run"
+                        + " → off");
         assertThat(baseline.fleet().total(OfferingKey.onDemand(EAST, P5))).as("the baseline stays as it was")
                 .isEqualTo(1);
     }
@@ -72,7 +73,7 @@ class ChangesTest {
                 new Edit.RemovePlan("nope"),
                 new Edit.Team("ghosts", 2, null, null, null),
                 new Edit.Team("vision", 0, Map.of("ml.nonsense", 1), -1, null),
-                new Edit.Queue(null, -1L, null, 0L, null, false, 60L, null, 0.5)))
+                new Edit.Queue(null, -1L, null, 0L, null, false, 60L, null, 0.5, null)))
                 .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.violations())
                         .extracting(Violation::field).containsExactly(
                                 "edits[0].instanceType", "edits[1].instanceType", "edits[2].source",
@@ -85,12 +86,12 @@ class ChangesTest {
 
     @Test
     void aQueueEditSetsWhenPrecedenceLapsesAndSaysSo() {
-        Changes.Changed never = apply(new Edit.Queue(null, null, null, null, null, null, null, null, 0.0));
+        Changes.Changed never = apply(new Edit.Queue(null, null, null, null, null, null, null, null, 0.0, null));
 
         assertThat(never.scenario().policy().precedenceLapse()).isZero();
         assertThat(never.described())
                 .containsExactly("queue policy: precedence lapses at response ratio 2.0 → never");
-        assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, null, 4.0)).scenario().policy()
+        assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, null, 4.0, null)).scenario().policy()
                 .precedenceLapse()).isEqualTo(4.0);
     }
 
@@ -108,12 +109,23 @@ class ChangesTest {
     }
 
     @Test
+    void aQueueEditLetsJobsHoldOnAgeAloneAndSaysSo() {
+        Changes.Changed byAge = apply(new Edit.Queue(null, null, null, null, null, null, null, null, null, false));
+
+        assertThat(byAge.scenario().policy().holdAfterRun()).isFalse();
+        assertThat(byAge.described()).containsExactly("queue policy: holds after 86400 s and the expected run → after"
+                + " 86400 s");
+    }
+
+    @Test
     void firstFitTurnsEveryRuleOffAndHoldsComeBackWithTheirDefaultAge() {
-        assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, true, null)).scenario().policy())
-                .isEqualTo(QueuePolicy.FIRST_FIT);
-        Scenario noHolds = apply(new Edit.Queue(null, null, null, null, null, false, null, null, null)).scenario();
-        assertThat(Changes.apply(noHolds, List.of(new Edit.Queue(null, null, null, null, null, true, null, null, null)),
-                Set.of(), CATALOG).scenario().policy().reserveAfter()).isEqualTo(Duration.ofDays(1));
+        assertThat(apply(new Edit.Queue(null, null, null, null, null, null, null, true, null, null)).scenario()
+                .policy()).isEqualTo(QueuePolicy.FIRST_FIT);
+        Scenario noHolds = apply(new Edit.Queue(null, null, null, null, null, false, null, null, null, null))
+                .scenario();
+        var holdsBack = new Edit.Queue(null, null, null, null, null, true, null, null, null, null);
+        assertThat(Changes.apply(noHolds, List.of(holdsBack), Set.of(), CATALOG).scenario().policy().reserveAfter())
+                .isEqualTo(Duration.ofDays(1));
     }
 
     private Changes.Changed apply(Edit... edits) {

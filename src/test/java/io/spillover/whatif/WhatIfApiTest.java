@@ -137,7 +137,7 @@ class WhatIfApiTest extends ApiTest {
         assertThat(jdbc.sql(LIVE).query(String.class).single()).isEqualTo(before);
         assertThat(runs()).isEqualTo(runsBefore + 1);
         assertThat(run.get("changes").toString()).contains("weight 1 → 3").contains("plan what-if-plan added")
-                .contains("fair share off → on").contains("holds after 86400 s → off");
+                .contains("fair share off → on").contains("holds after 86400 s and the expected run → off");
         // the team's one p5 of quota and its plan: its jobs start on the plan, which it lists before on-demand p5
         assertThat(run.at("/result/change/plans/what-if-plan").asDouble()).isPositive();
         assertThat(run.at("/configurations/change/queue/fairShare").asBoolean()).isTrue();
