@@ -43,10 +43,9 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
      * falling back to slower types were what kept the mean completion above a free-for-all script's. Precedence that
      * never lapsed left short jobs listing a plan first waiting days for it on the overloaded fleet while their
      * fallbacks went to fresher jobs; holds on age alone kept instances idle there for jobs of days while short jobs
-     * waited. A fixed
-     * patience (per job, profile or platform) and fair share (one-day half-life) are there to turn on, as AWS Batch's
-     * fair share is per queue: on the replay each lengthened the mean wait, and fair share did not even out the
-     * teams' slowdowns.
+     * waited. A fixed patience (per job, profile or platform) and fair share (one-day half-life) are there to turn on,
+     * as AWS Batch's fair share is per queue: on the replay each lengthened the mean wait, and fair share did not even
+     * out the teams' slowdowns.
      */
     public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ZERO, false, Duration.ofDays(1), true,
             Duration.ofDays(1), 0.01, 2, true);
