@@ -35,6 +35,9 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
                           boolean shortestFirst, Duration reserveAfter, double patienceShare, double precedenceLapse,
                           boolean holdAfterRun) {
 
+    /** The response ratio, (wait + expected run) / expected run, of a job that has waited as long as its run. */
+    public static final double WAITED_ITS_RUN = 2;
+
     /**
      * The platform's default, chosen on the trace replay (docs/benchmarks.md, section 2): precedence until a job has
      * waited as long as its expected run, shortest expected run first, holds for jobs of several instances once they
@@ -48,7 +51,7 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
      * out the teams' slowdowns.
      */
     public static final QueuePolicy DEFAULT = new QueuePolicy(true, Duration.ZERO, false, Duration.ofDays(1), true,
-            Duration.ofDays(1), 0.01, 2, true);
+            Duration.ofDays(1), 0.01, WAITED_ITS_RUN, true);
 
     /** The queue as first built: queue order, first fit, no fair share, no holds. */
     public static final QueuePolicy FIRST_FIT = new QueuePolicy(false, Duration.ZERO, false, Duration.ofDays(1), false,
@@ -89,7 +92,8 @@ public record QueuePolicy(boolean precedence, Duration fallbackAfter, boolean fa
      * best entry ({@link #reserveAfter}, and with {@link #holdAfterRun} as long as its expected run).
      */
     public boolean holds(Duration waited, double responseRatio) {
-        return reserveAfter != null && waited.compareTo(reserveAfter) >= 0 && (!holdAfterRun || responseRatio >= 2);
+        return reserveAfter != null && waited.compareTo(reserveAfter) >= 0
+                && (!holdAfterRun || responseRatio >= WAITED_ITS_RUN);
     }
 
     public QueuePolicy withFallbackAfter(Duration patience) {
