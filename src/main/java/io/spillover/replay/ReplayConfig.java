@@ -42,7 +42,7 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
      *
      * @param strategy                  every team's strategy: RESERVE, LEND or LEND_AND_BORROW (default)
      * @param borrowLimitPercent        every team's borrow limit in percent of its guarantee; absent: unlimited
-     * @param borrowHorizonSeconds      the longest maximum run time that borrows without being preemptible (7200)
+     * @param borrowHorizonSeconds      the longest maximum run time that borrows without being preemptible (14400)
      * @param preemptExemptSeconds      a preemptible job's minimum run before a reclaim may stop it (600)
      * @param graceSeconds              from the stop signal to the stop (120, SageMaker's)
      * @param cycleSeconds              the scheduler's cycle, counted into the lender's bound (60); the replay acts

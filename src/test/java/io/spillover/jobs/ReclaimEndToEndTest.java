@@ -120,7 +120,7 @@ class ReclaimEndToEndTest extends ApiTest {
         var unbounded = job("unbounded", entry(G5, 1));
         submit(borrower, unbounded);
         JsonNode waiting = awaitEvaluation(borrower, "unbounded");
-        assertThat(reasons(waiting).get(0)).contains("borrowing beyond it needs a maximum run time of at most 2 h"
+        assertThat(reasons(waiting).get(0)).contains("borrowing beyond it needs a maximum run time of at most 4 h"
                 + " or a checkpoint to resume from");
 
         var bounded = job("bounded", entry(G5, 1));

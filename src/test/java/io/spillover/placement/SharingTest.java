@@ -58,12 +58,12 @@ class SharingTest {
     void aJobThatCouldRunForEverDoesNotBorrow() {
         Capacity capacity = fleet(8, 8).team(lender("vision", 2, 2)).capacity();
 
-        Decision unbounded = placement.decide(bounded("vision", Duration.ofHours(3), p4d(2)), capacity, NOW,
+        Decision unbounded = placement.decide(bounded("vision", Duration.ofHours(5), p4d(2)), capacity, NOW,
                 i -> null, SHARING);
 
         assertThat(unbounded).isEqualTo(new Decision(NOTHING_FITS, List.of(new EntryVerdict(0, P4D, 2, EAST,
                 "on-demand", false, "team quota for ml.p4d.24xlarge: 2 of 2 in use, 2 needed; borrowing beyond it"
-                + " needs a maximum run time of at most 2 h or a checkpoint to resume from"))));
+                + " needs a maximum run time of at most 4 h or a checkpoint to resume from"))));
     }
 
     @Test
