@@ -45,16 +45,15 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
         TRY_NEXT_ENTRY
     }
 
-    /** Hard limits: today's quotas, nothing lent or borrowed. */
-    public static final SharingPolicy OFF = new SharingPolicy(false, Duration.ofHours(4), Duration.ofMinutes(10),
-            Duration.ofSeconds(120), Duration.ofSeconds(60), WhenCanBorrow.BORROW);
-
     /**
      * The platform's default: a 4 h borrow horizon, 10 min minimum run, SageMaker's 120 s grace, a 60 s cycle;
      * {@link WhenCanBorrow#BORROW}, as measured on the replay (docs/sharing.md).
      */
     public static final SharingPolicy DEFAULT = new SharingPolicy(true, Duration.ofHours(4), Duration.ofMinutes(10),
             Duration.ofSeconds(120), Duration.ofSeconds(60), WhenCanBorrow.BORROW);
+
+    /** Hard limits: today's quotas, nothing lent or borrowed. */
+    public static final SharingPolicy OFF = DEFAULT.withEnabled(false);
 
     public SharingPolicy {
         Objects.requireNonNull(borrowHorizon, "borrowHorizon");
