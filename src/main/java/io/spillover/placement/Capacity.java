@@ -123,6 +123,32 @@ public final class Capacity {
         return false;
     }
 
+    /**
+     * Whether the request's team holds preemptible placements on an offering the request lists: with in-team
+     * preemption ({@link SharingPolicy#shorterFirst}) the job may take theirs though nothing is free.
+     */
+    public boolean teamHoldsPreemptible(PlacementRequest request) {
+        for (PreferenceEntry entry : request.preferences().entries()) {
+            for (RunningPlacement placement : runningOn(entry.offering())) {
+                if (placement.preemptible() && !placement.stopping() && placement.team().equals(request.team())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Instances of the offering held by preemptible placements not being stopped: what teammates may give way. */
+    public int preemptibleOn(OfferingKey key) {
+        int instances = 0;
+        for (RunningPlacement placement : runningOn(key)) {
+            if (placement.preemptible() && !placement.stopping()) {
+                instances += placement.instances();
+            }
+        }
+        return instances;
+    }
+
     /** Every placement holding instances at the snapshot. */
     public List<RunningPlacement> running() {
         return running.values().stream().flatMap(List::stream).toList();

@@ -58,6 +58,12 @@ import java.util.stream.Collectors;
  *       one within its guarantee in the first rounds; it borrows here, or takes the later entry here if the earlier
  *       one was claimed meanwhile. With {@link SharingPolicy.WhenCanBorrow#TRY_NEXT_ENTRY} a job borrows only when no
  *       entry fits within its guarantee.</li>
+ *   <li><b>Shorter first within a team</b> (with {@link SharingPolicy#shorterFirst}; off by default). Each job still
+ *       waiting that claims nothing, best rank first, claims its first entry whose offering its own team's longer
+ *       preemptible jobs hold: the fewest of them (of no higher priority, past their minimum run, that may still run
+ *       the policy's ratio times the job's maximum run time) are preempted, so that the entry fits within the team's
+ *       guarantee once they are back. The claim carries over as a lender's does, so a stopped teammate, requeued at
+ *       its place, cannot take back what it gave way for. No other team gives anything.</li>
  * </ol>
  *
  * A job that does not fit does not block smaller jobs behind it (best-effort FIFO), except in a strict-FIFO
@@ -124,12 +130,20 @@ public final class QueuePass {
      * @param comingBack the placements ({@link RunningPlacement#job}) whose instances make up {@code reclaiming}: the
      *                   next pass ties them to this claim, so that what comes back for it goes to it and to no other
      *                   claim of the offering
+     * @param withinTeam whether the placements coming back are the job's own team's, giving way to a shorter job
+     *                   ({@link SharingPolicy#shorterFirst}): not a lender's claim on borrowers
      */
     public record Claim(int entry, OfferingKey offering, int instances, int held, int reclaiming, int awaited,
-                        List<String> comingBack) {
+                        List<String> comingBack, boolean withinTeam) {
 
         public Claim {
             comingBack = List.copyOf(comingBack);
+        }
+
+        /** A lender's claim on what borrowers hold. */
+        public Claim(int entry, OfferingKey offering, int instances, int held, int reclaiming, int awaited,
+                     List<String> comingBack) {
+            this(entry, offering, instances, held, reclaiming, awaited, comingBack, false);
         }
     }
 
@@ -284,6 +298,9 @@ public final class QueuePass {
                 claim();
                 for (int round = 0; round < rounds; round++) {
                     playRound(policy.precedence() ? round : PreferenceList.MAX_ENTRIES - 1, Mode.BORROW);
+                }
+                if (sharing.shorterFirst() > 0) {
+                    claimFromOwnTeams();
                 }
             }
             var outcomes = new ArrayList<Outcome<I>>(sorted.size());
@@ -514,6 +531,25 @@ public final class QueuePass {
                 if (!reclaims.claims(job)) {
                     reclaims.claim(job, patience(job, capacity, now));
                 }
+            }
+        }
+
+        /**
+         * Step 7: the jobs that fit nowhere and claim nothing, best rank first, take what their own team's longer
+         * preemptible jobs hold ({@link SharingPolicy#shorterFirst}).
+         */
+        private void claimFromOwnTeams() {
+            List<QueuedRequest<I>> waiting = sorted.stream()
+                    .filter(job -> !selectedAlready(job) && !reclaims.claims(job)
+                            && job.request().maxRuntime() != null)
+                    .filter(job -> {
+                        Line line = lines.get(job.request().team());
+                        return !line.strict() || line.firstWaiting() == job;
+                    })
+                    .sorted(rank)
+                    .toList();
+            for (QueuedRequest<I> job : waiting) {
+                reclaims.claimFromOwnTeam(job, patience(job, capacity, now));
             }
         }
 

@@ -1,6 +1,7 @@
 package io.spillover.placement;
 
 import io.spillover.catalog.JobKind;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,6 +55,8 @@ final class Reclaims<I extends Comparable<I>> {
     private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
     /** Per placement being stopped, the job whose claim of the previous pass counted on it. */
     private final Map<String, I> stoppedFor = new HashMap<>();
+    /** The jobs that {@link #stoppedFor} names: only they may have their own team's placements coming back. */
+    private final Set<I> stoppedForSome = new HashSet<>();
 
     /** @param claimed the claims of the caller's previous pass: the placements each counted on stay tied to it */
     Reclaims(Placement placement, SharingPolicy sharing, Capacity capacity, Instant now,
@@ -63,6 +66,7 @@ final class Reclaims<I extends Comparable<I>> {
         this.capacity = capacity;
         this.now = now;
         claimed.forEach((job, claim) -> claim.comingBack().forEach(running -> stoppedFor.put(running, job)));
+        stoppedForSome.addAll(stoppedFor.values());
     }
 
     Map<QueuedRequest<I>, Claimed> claims() {
@@ -92,11 +96,11 @@ final class Reclaims<I extends Comparable<I>> {
         int claimed = -1;
         for (int i = 0; i < request.preferences().size() && claimed < 0; i++) {
             PreferenceEntry entry = request.preferences().get(i);
-            if (patience.apply(i) != null || !withinGuarantee(request, team, entry)) {
+            if (patience.apply(i) != null || !withinGuarantee(job, team, entry)) {
                 continue;
             }
             int free = capacity.free(entry.offering());
-            if (free >= entry.instanceCount()) {
+            if (free >= entry.instanceCount() && ownComingBack(job, entry.instanceType()) == 0) {
                 return; // it fits within its guarantee now, and the rounds left it waiting to borrow an earlier entry
             }
             if (free + reclaimable(entry.offering()) >= entry.instanceCount()) {
@@ -142,8 +146,122 @@ final class Reclaims<I extends Comparable<I>> {
         var comingBack = new ArrayList<String>();
         stopping.forEach(p -> comingBack.add(p.job()));
         victims.forEach(p -> comingBack.add(p.job()));
+        boolean withinTeam = stopping.stream().anyMatch(p -> p.team().equals(request.team()));
         claims.put(job, new Claimed(new QueuePass.Claim(claimed, key, entry.instanceCount(), held,
-                sum(stopping) + sum(victims), sum(awaited), comingBack), stopping, victims, awaited));
+                sum(stopping) + sum(victims), sum(awaited), comingBack, withinTeam), stopping, victims, awaited));
+    }
+
+    /**
+     * In-team preemption ({@link SharingPolicy#shorterFirst}): lets a job that fits nowhere, of a team within its
+     * guarantee, take its first entry whose offering its own team's long preemptible placements hold, by stopping the
+     * fewest of them that make the entry fit within the team's guarantee once they are back: of no higher priority than the job, past their minimum run,
+     * that may still run at least the policy's ratio times the job's maximum run time, in Kueue's order. A stopped
+     * teammate is requeued at its place; it cannot take back what it gave way for, since the job claims it until it
+     * starts ({@link QueuePass.Claim#withinTeam}).
+     */
+    void claimFromOwnTeam(QueuedRequest<I> job, IntFunction<String> patience) {
+        PlacementRequest request = job.request();
+        TeamState team = capacity.team(request.team()).orElse(null);
+        if (team == null || sharing.shorterFirst() == 0 || request.maxRuntime() == null) {
+            return;
+        }
+        for (int i = 0; i < request.preferences().size(); i++) {
+            PreferenceEntry entry = request.preferences().get(i);
+            if (patience.apply(i) != null || entry.trainingPlan() != null || !placement.withinCaps(team, entry)
+                    || capacity.offering(entry.offering()).filter(o -> o.total() >= entry.instanceCount()
+                    && !o.unavailableAt(now)).isEmpty()) {
+                continue;
+            }
+            List<RunningPlacement> victims = teammates(job, team, entry);
+            if (victims == null) {
+                continue;
+            }
+            OfferingKey key = entry.offering();
+            int freed = sum(victims);
+            claimedByTeam.merge(List.of(request.team(), entry.instanceType()), entry.instanceCount(), Integer::sum);
+            int held = capacity.hold(key, Math.max(0, entry.instanceCount() - freed), "job " + job.id() + " of team "
+                    + request.team() + ", for which teammates give way");
+            victims.forEach(this::promise);
+            var comingBack = new ArrayList<String>();
+            for (RunningPlacement victim : victims) {
+                comingBack.add(victim.job());
+                preemptions.add(new QueuePass.Preemption<>(victim, job.id(), request.team(), "preempted for job "
+                        + job.id() + " of the same team, which may run at most "
+                        + QueuePass.words(request.maxRuntime()) + ": this job is preemptible and " + mayRun(victim)
+                        + " (shorter first within a team: at least " + ratio() + " times as long)"));
+            }
+            claims.put(job, new Claimed(new QueuePass.Claim(i, key, entry.instanceCount(), held, freed, 0, comingBack,
+                    true), List.of(), victims, List.of()));
+            return;
+        }
+    }
+
+    /**
+     * The fewest of the team's placements on the entry's offering that give way to the job and, once back, let the
+     * entry fit within the team's guarantee; null when they cannot, or when the team holds more than its guarantee
+     * already (stopping its own jobs would first have to bring it back within it).
+     */
+    private List<RunningPlacement> teammates(QueuedRequest<I> job, TeamState team, PreferenceEntry entry) {
+        String type = entry.instanceType();
+        int need = entry.instanceCount();
+        int free = capacity.free(entry.offering());
+        int used = team.inUse(type) + claimedByTeam.getOrDefault(List.of(team.team(), type), 0);
+        if (used > team.guarantee(type)) {
+            return null; // a team beyond its guarantee gets nothing back by stopping its own: it borrows, or waits
+        }
+        var chosen = new ArrayList<RunningPlacement>();
+        int freed = 0;
+        for (RunningPlacement running : capacity.runningOn(entry.offering()).stream()
+                .filter(p -> p.team().equals(team.team()) && p.preemptible() && !p.stopping() && !promised.contains(p)
+                        && p.priority() <= job.priority() && !p.exemptUntil(sharing).isAfter(now)
+                        && sharing.givesWay(job.request().maxRuntime(), p, now))
+                .sorted(VICTIM_ORDER).toList()) {
+            if (free + freed >= need && used - freed + need <= team.guarantee(type)) {
+                break;
+            }
+            chosen.add(running);
+            freed += running.instances();
+        }
+        if (chosen.isEmpty() || free + freed < need || used - freed + need > team.guarantee(type)) {
+            return null;
+        }
+        // stop only what the job needs: drop, last chosen first, any the others cover without
+        for (int k = chosen.size() - 1; k >= 0; k--) {
+            int without = freed - chosen.get(k).instances();
+            if (free + without >= need && used - without + need <= team.guarantee(type)) {
+                freed = without;
+                chosen.remove(k);
+            }
+        }
+        return chosen;
+    }
+
+    private String mayRun(RunningPlacement running) {
+        return running.maxRuntime() == null ? "has no maximum run time" : "may run " + QueuePass.words(
+                Duration.between(now, running.startedAt().plus(running.maxRuntime()))) + " more";
+    }
+
+    private String ratio() {
+        double ratio = sharing.shorterFirst();
+        return ratio == Math.rint(ratio) ? String.valueOf((long) ratio) : String.valueOf(ratio);
+    }
+
+    /**
+     * Instances of the team's own placements of the type being stopped for the job (in-team preemption): they count
+     * as given back to it, not as the team's use.
+     */
+    private int ownComingBack(QueuedRequest<I> job, String type) {
+        if (!stoppedForSome.contains(job.id())) {
+            return 0;
+        }
+        int back = 0;
+        for (RunningPlacement running : capacity.running()) {
+            if (running.stopping() && running.team().equals(job.request().team())
+                    && running.instanceType().equals(type) && job.id().equals(stoppedFor.get(running.job()))) {
+                back += running.instances();
+            }
+        }
+        return back;
     }
 
     /**
@@ -164,11 +282,15 @@ final class Reclaims<I extends Comparable<I>> {
         return stopping;
     }
 
-    /** Whether the entry fits within the team's guarantee and caps, on an offering that could hold it. */
-    private boolean withinGuarantee(PlacementRequest request, TeamState team, PreferenceEntry entry) {
+    /**
+     * Whether the entry fits within the team's guarantee and caps, on an offering that could hold it; the team's
+     * placements being stopped for the job itself count as given back.
+     */
+    private boolean withinGuarantee(QueuedRequest<I> job, TeamState team, PreferenceEntry entry) {
+        PlacementRequest request = job.request();
         String type = entry.instanceType();
         int claimed = claimedByTeam.getOrDefault(List.of(team.team(), type), 0);
-        if (team.inUse(type) + claimed + entry.instanceCount() > team.guarantee(type)
+        if (team.inUse(type) - ownComingBack(job, type) + claimed + entry.instanceCount() > team.guarantee(type)
                 || !placement.withinCaps(team, entry)) {
             return false;
         }
@@ -366,6 +488,14 @@ final class Reclaims<I extends Comparable<I>> {
         for (RunningPlacement placement : claimed.stopping()) {
             parts.add(placement.instances() + " coming back from job " + placement.job() + " of team "
                     + placement.team() + ", stopping since " + Placement.TIME.format(placement.preemptedAt()));
+        }
+        if (claim.withinTeam()) {
+            for (RunningPlacement placement : claimed.preempted()) {
+                parts.add("preempting job " + placement.job() + " of this team, which " + mayRun(placement));
+            }
+            return entry.offering().describe() + " is held by team " + team.team() + "'s longer preemptible jobs,"
+                    + " which give way to this job of at most " + QueuePass.words(job.request().maxRuntime())
+                    + " (shorter first within a team): " + String.join("; ", parts);
         }
         if (!claimed.preempted().isEmpty()) {
             parts.add("reclaiming " + String.join(", and ", claimed.preempted().stream().map(p -> p.instances()

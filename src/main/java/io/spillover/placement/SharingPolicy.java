@@ -25,9 +25,14 @@ import java.util.Objects;
  * @param cycle         the longest the scheduler takes to act on a reclaim it decided, counted into the bound
  * @param whenCanBorrow how a preference list chooses between borrowing on an earlier entry and fitting within the
  *                      guarantee on a later one
+ * @param shorterFirst  0: off. Otherwise a waiting job that fits nowhere may preempt preemptible jobs of its own team,
+ *                      of no higher priority and past their minimum run, that may still run at least this many times
+ *                      its own maximum run time, so that a team's short jobs do not wait hours behind its own long ones
+ *                      (in-team preemption, as AWS Batch's in-share preemption, by run length rather than priority).
+ *                      The team stays within its guarantee: the job takes what its teammates give back
  */
 public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration preemptExempt, Duration grace,
-                            Duration cycle, WhenCanBorrow whenCanBorrow) {
+                            Duration cycle, WhenCanBorrow whenCanBorrow, double shorterFirst) {
 
     /**
      * How a preference list chooses between borrowing and its guarantee (Kueue's {@code whenCanBorrow}).
@@ -47,10 +52,13 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
 
     /**
      * The platform's default: a 4 h borrow horizon, 10 min minimum run, SageMaker's 120 s grace, a 60 s cycle;
-     * {@link WhenCanBorrow#BORROW}, as measured on the replay (docs/sharing.md).
+     * {@link WhenCanBorrow#BORROW}, as measured on the replay (docs/sharing.md); no in-team preemption.
      */
     public static final SharingPolicy DEFAULT = new SharingPolicy(true, Duration.ofHours(4), Duration.ofMinutes(10),
-            Duration.ofSeconds(120), Duration.ofSeconds(60), WhenCanBorrow.BORROW);
+            Duration.ofSeconds(120), Duration.ofSeconds(60), WhenCanBorrow.BORROW, 0);
+
+    /** A job's own team's jobs that {@link #shorterFirst} lets it preempt, when it is on: the ratio the docs measure. */
+    public static final double SHORTER_FIRST_RATIO = 4;
 
     /** Hard limits: today's quotas, nothing lent or borrowed. */
     public static final SharingPolicy OFF = DEFAULT.withEnabled(false);
@@ -64,6 +72,26 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
         if (borrowHorizon.isNegative() || preemptExempt.isNegative() || grace.isNegative() || cycle.isNegative()) {
             throw new IllegalArgumentException("sharing durations cannot be negative");
         }
+        if (!(shorterFirst == 0 || shorterFirst >= 1 && shorterFirst < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("shorterFirst must be 0 (off) or a ratio of at least 1, not "
+                    + shorterFirst);
+        }
+    }
+
+    /**
+     * Whether a running job of the waiting job's team is long enough to give way to it under {@link #shorterFirst}:
+     * what it may still run (its maximum run time's end; for ever without one) is at least the ratio times the
+     * waiting job's maximum run time. Never when it is off or the waiting job declares no maximum run time.
+     */
+    public boolean givesWay(Duration waitingMaxRuntime, RunningPlacement running, java.time.Instant now) {
+        if (shorterFirst == 0 || waitingMaxRuntime == null) {
+            return false;
+        }
+        if (running.maxRuntime() == null) {
+            return true;
+        }
+        Duration left = Duration.between(now, running.startedAt().plus(running.maxRuntime()));
+        return left.toMillis() >= shorterFirst * waitingMaxRuntime.toMillis();
     }
 
     /**
@@ -80,26 +108,30 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
     }
 
     public SharingPolicy withEnabled(boolean on) {
-        return new SharingPolicy(on, borrowHorizon, preemptExempt, grace, cycle, whenCanBorrow);
+        return new SharingPolicy(on, borrowHorizon, preemptExempt, grace, cycle, whenCanBorrow, shorterFirst);
     }
 
     public SharingPolicy withBorrowHorizon(Duration horizon) {
-        return new SharingPolicy(enabled, horizon, preemptExempt, grace, cycle, whenCanBorrow);
+        return new SharingPolicy(enabled, horizon, preemptExempt, grace, cycle, whenCanBorrow, shorterFirst);
     }
 
     public SharingPolicy withPreemptExempt(Duration exempt) {
-        return new SharingPolicy(enabled, borrowHorizon, exempt, grace, cycle, whenCanBorrow);
+        return new SharingPolicy(enabled, borrowHorizon, exempt, grace, cycle, whenCanBorrow, shorterFirst);
     }
 
     public SharingPolicy withGrace(Duration newGrace) {
-        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, newGrace, cycle, whenCanBorrow);
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, newGrace, cycle, whenCanBorrow, shorterFirst);
     }
 
     public SharingPolicy withCycle(Duration newCycle) {
-        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, grace, newCycle, whenCanBorrow);
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, grace, newCycle, whenCanBorrow, shorterFirst);
+    }
+
+    public SharingPolicy withShorterFirst(double ratio) {
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, grace, cycle, whenCanBorrow, ratio);
     }
 
     public SharingPolicy withWhenCanBorrow(WhenCanBorrow when) {
-        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, grace, cycle, when);
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, grace, cycle, when, shorterFirst);
     }
 }

@@ -268,7 +268,8 @@ public final class QueueReplay {
             Capacity snapshot = sharing ? ledger.snapshot(placements(running, attempts, lending), true)
                     : ledger.snapshot(List.of(), false);
             List<QueuedRequest<String>> considered = exact ? List.copyOf(concerned)
-                    : couldFit(concerned, holders, severalInstances, snapshot, sharing);
+                    : couldFit(concerned, holders, severalInstances, snapshot, sharing,
+                    sharing && lending.policy().shorterFirst() > 0);
             // the queue holds each request as submitted; the pass gets it with the run expected at this step
             var asQueued = new HashMap<String, QueuedRequest<String>>();
             var candidates = new ArrayList<QueuedRequest<String>>(considered.size());
@@ -289,6 +290,9 @@ public final class QueueReplay {
             claimants = new HashSet<>();
             for (Map.Entry<String, QueuePass.Claim> claim : result.claims().entrySet()) {
                 claimants.add(asQueued.get(claim.getKey()));
+                if (claim.getValue().withinTeam()) {
+                    continue; // teammates giving way: no lender's claim on borrowers
+                }
                 claimedAt.putIfAbsent(claim.getKey(), now);
                 if (claim.getValue().awaited() > 0) {
                     awaitedBounded.add(claim.getKey()); // it waits for a bounded borrower to end
@@ -417,13 +421,14 @@ public final class QueueReplay {
     private static List<QueuedRequest<String>> couldFit(Set<QueuedRequest<String>> concerned,
                                                         Set<QueuedRequest<String>> holders,
                                                         Set<QueuedRequest<String>> severalInstances, Capacity capacity,
-                                                        boolean sharing) {
+                                                        boolean sharing, boolean shorterFirst) {
         // without sharing, no free instance means no job can fit; with it, a job may still claim borrowed ones
         boolean anyFree = sharing || FreeCapacity.total(capacity) > 0;
         var candidates = new ArrayList<QueuedRequest<String>>();
         for (QueuedRequest<String> job : concerned) {
             if (holders.contains(job) || severalInstances.contains(job)
-                    || anyFree && FreeCapacity.anyEntryCouldFit(job.request(), capacity)) {
+                    || anyFree && FreeCapacity.anyEntryCouldFit(job.request(), capacity)
+                    || shorterFirst && capacity.teamHoldsPreemptible(job.request())) {
                 candidates.add(job);
             }
         }

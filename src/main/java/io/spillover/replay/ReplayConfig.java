@@ -56,14 +56,16 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
      * @param restartOverheadSeconds    what a resumed attempt spends before it works again (300)
      * @param maxPreemptions            preemptions after which a job is no longer preemptible (3): requeued as ever,
      *                                  it borrows only within the horizon, as the service has it
+     * @param shorterFirst              in-team preemption's ratio, 0 for off (the default's)
      */
     public record Sharing(String strategy, Integer borrowLimitPercent, Long borrowHorizonSeconds,
                           Long preemptExemptSeconds, Long graceSeconds, Long cycleSeconds, String whenCanBorrow,
                           Double preemptibleShare, Long preemptibleMinRunSeconds, Boolean declaresMaxRuntime,
-                          Long checkpointIntervalSeconds, Long restartOverheadSeconds, Integer maxPreemptions) {
+                          Long checkpointIntervalSeconds, Long restartOverheadSeconds, Integer maxPreemptions,
+                          Double shorterFirst) {
 
         public static final Sharing DEFAULT = new Sharing(null, null, null, null, null, null, null, null, null, null,
-                null, null, null);
+                null, null, null, null);
 
         public Sharing {
             if (strategy != null) {
@@ -83,7 +85,8 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
             var policy = new SharingPolicy(true,
                     seconds(borrowHorizonSeconds, d.borrowHorizon()), seconds(preemptExemptSeconds, d.preemptExempt()),
                     seconds(graceSeconds, d.grace()), seconds(cycleSeconds, d.cycle()),
-                    whenCanBorrow == null ? d.whenCanBorrow() : SharingPolicy.WhenCanBorrow.valueOf(whenCanBorrow));
+                    whenCanBorrow == null ? d.whenCanBorrow() : SharingPolicy.WhenCanBorrow.valueOf(whenCanBorrow),
+                    shorterFirst == null ? d.shorterFirst() : shorterFirst);
             return new Lending(policy, strategy == null ? SharingStrategy.LEND_AND_BORROW : SharingStrategy.valueOf(strategy),
                     borrowLimitPercent == null ? BorrowLimit.UNLIMITED : BorrowLimit.percent(borrowLimitPercent),
                     preemptibleShare == null ? (preemptibleMinRunSeconds == null ? 0.5 : 0) : preemptibleShare,
@@ -214,6 +217,12 @@ public record ReplayConfig(String description, long seed, double teamQuotaShare,
                 new Policy.Queued("no-preemption", "the default with no job preemptible: only jobs whose maximum run"
                         + " time is within the horizon borrow", d, Policy.Knowledge.HISTORY,
                         lent.withPreemptible(0, null)),
+                new Policy.Queued("shorter-first", "the default with in-team preemption: a job that fits nowhere"
+                        + " preempts its own team's preemptible jobs that may still run "
+                        + (long) SharingPolicy.SHORTER_FIRST_RATIO + " times its maximum run time", d,
+                        Policy.Knowledge.HISTORY, lent.withPolicy(lent.policy().withShorterFirst(
+                        lent.policy().shorterFirst() > 0 ? lent.policy().shorterFirst()
+                                : SharingPolicy.SHORTER_FIRST_RATIO))),
                 new Policy.Queued("no-max-runtimes", "the default with no job declaring a maximum run time: only"
                         + " preemptible jobs borrow, and the queue ranks by history alone", d,
                         Policy.Knowledge.HISTORY, lent.withDeclaredMaxRuntime(false)),

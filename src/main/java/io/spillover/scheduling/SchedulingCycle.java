@@ -266,17 +266,21 @@ class SchedulingCycle {
      * <p>An offering counts as free here for the instances it has free and those a reclaim could take back from
      * borrowers ({@link Capacity#reclaimable}): a lender's job waiting on an offering that borrowers fill must be
      * read by a sweep, or when its team's guarantee grows, to claim them (a new leader knows no earlier claim).
+     * With in-team preemption on ({@link io.spillover.placement.SharingPolicy#shorterFirst}) the preemptible
+     * placements count too, and a job whose team holds some on its offerings is seen: its teammates may give way.
      *
      * <p>A sweep (a scope of everything) reads every free offering's windows, and the jobs no cycle has evaluated
      * yet: the sweep, a safety net for a missed wake-up, costs no walk of the queue either.
      */
     private List<QueuedJob> candidates(Scope scope, Capacity snapshot, Instant now) {
         Set<UUID> named = new HashSet<>(scope.jobs().keySet());
+        boolean shorterFirst = pass.sharing().enabled() && pass.sharing().shorterFirst() > 0;
         // what a job could get: the free instances, and those borrowers hold that a team below its guarantee may take
         // back (a lender's job must be read to reclaim them, however full the offering is)
         Map<TypeInRegion, Integer> free = new HashMap<>();
         snapshot.offerings().forEach(o -> {
-            int fit = o.available() + snapshot.reclaimable(o.key());
+            int fit = o.available() + snapshot.reclaimable(o.key())
+                    + (shorterFirst ? snapshot.preemptibleOn(o.key()) : 0);
             if (fit > 0) {
                 free.merge(TypeInRegion.of(o.key()), fit, Integer::sum);
             }
@@ -306,7 +310,8 @@ class SchedulingCycle {
             found = List.copyOf(all.values());
         }
         return found.stream().filter(job -> named.contains(job.id()) || strictFifo(snapshot, job.team())
-                || mayHold(job, now) || snapshot.anyEntryCouldFit(job.queued(null).request())).toList();
+                || mayHold(job, now) || snapshot.anyEntryCouldFit(job.queued(null).request())
+                || shorterFirst && snapshot.teamHoldsPreemptible(job.queued(null).request())).toList();
     }
 
     /**

@@ -20,11 +20,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                        ({@code BORROW}) or not ({@code TRY_NEXT_ENTRY})
  * @param maxPreemptions  how often one job may be preempted; then it is no longer preemptible, and borrows only
  *                        within the borrow horizon
+ * @param shorterFirst    0 (off), or the ratio of in-team preemption: a job that fits nowhere may preempt its own
+ *                        team's preemptible jobs that may still run this many times its maximum run time
+ *                        ({@link SharingPolicy#shorterFirst})
  */
 @ConfigurationProperties("spillover.sharing")
 public record SharingProperties(Boolean enabled, Duration borrowHorizon, Duration preemptionGrace,
                                 Duration preemptExempt, SharingPolicy.WhenCanBorrow whenCanBorrow,
-                                Integer maxPreemptions) {
+                                Integer maxPreemptions, Double shorterFirst) {
 
     public SharingProperties {
         SharingPolicy d = SharingPolicy.DEFAULT;
@@ -34,6 +37,11 @@ public record SharingProperties(Boolean enabled, Duration borrowHorizon, Duratio
         preemptExempt = preemptExempt == null ? d.preemptExempt() : preemptExempt;
         whenCanBorrow = whenCanBorrow == null ? d.whenCanBorrow() : whenCanBorrow;
         maxPreemptions = maxPreemptions == null ? 3 : maxPreemptions;
+        shorterFirst = shorterFirst == null ? d.shorterFirst() : shorterFirst;
+        if (!(shorterFirst == 0 || shorterFirst >= 1 && shorterFirst < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("spillover.sharing.shorter-first must be 0 (off) or a ratio of at least"
+                    + " 1, not " + shorterFirst);
+        }
         if (borrowHorizon.isNegative() || preemptionGrace.isNegative() || preemptExempt.isNegative()) {
             throw new IllegalArgumentException("spillover.sharing: durations cannot be negative");
         }
@@ -47,7 +55,8 @@ public record SharingProperties(Boolean enabled, Duration borrowHorizon, Duratio
      * reclaim (its safety sweep's interval, should an event be missed).
      */
     public SharingPolicy policy(Duration cycle) {
-        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, preemptionGrace, cycle, whenCanBorrow);
+        return new SharingPolicy(enabled, borrowHorizon, preemptExempt, preemptionGrace, cycle, whenCanBorrow,
+                shorterFirst);
     }
 
     /** Whether a job that opted in and was preempted this often may be preempted (and so borrow unbounded) again. */

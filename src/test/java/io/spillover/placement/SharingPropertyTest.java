@@ -29,7 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   <li>nothing is overbooked, no team holds more than its ceiling, and every borrowed placement is bounded;</li>
  *   <li>a reclaim preempts only preemptible placements of teams above their guarantee, no more of them than the
  *       claiming job needs, and one within its minimum run only when its team's placements there past theirs would
- *       not cover the need instead;</li>
+ *       not cover the need instead; with in-team preemption on, a job's own teammates give way only when they are
+ *       preemptible, of no higher priority, past their minimum run and long enough, and the lender's bound still
+ *       holds;</li>
  *   <li>a preempted job does not take back the offering it was preempted from while the job it made room for still
  *       waits for it;</li>
  *   <li>every claim is covered (what is held, coming back and awaited is at least what its job needs), and a claim
@@ -73,22 +75,34 @@ class SharingPropertyTest {
         assertExercised(simulate(firstSeed, false, tryNext, 720, bound));
     }
 
+    @ParameterizedTest(name = "shorter first within a team, seeds from {0}")
+    @ValueSource(longs = {13001})
+    void theBoundHoldsWithInTeamPreemptionAndOnlyLongerTeammatesGiveWay(long firstSeed) {
+        SharingPolicy shorterFirst = POLICY.withShorterFirst(SharingPolicy.SHORTER_FIRST_RATIO);
+        long bound = POLICY.borrowHorizon().plus(POLICY.grace()).toSeconds() + 2 * CYCLE;
+        Exercised exercised = simulate(firstSeed, true, shorterFirst, 720, bound);
+        assertExercised(exercised);
+        assertThat(exercised.gaveWay()).as("teammates that gave way").isGreaterThan(10);
+    }
+
     /** What the simulations did, so that a test that checked nothing fails. */
-    private record Exercised(long borrowed, long preemptions, long longestClaimableWait) {
+    private record Exercised(long borrowed, long preemptions, long longestClaimableWait, long gaveWay) {
     }
 
     private static Exercised simulate(long firstSeed, boolean bounded, SharingPolicy policy, int cycles, long bound) {
         long borrowed = 0;
         long preemptions = 0;
         long longest = 0;
+        long gaveWay = 0;
         for (long seed = firstSeed; seed < firstSeed + SEEDS; seed++) {
             var simulation = new Simulation(seed, bounded, policy);
             simulation.run(cycles, bound);
             borrowed += simulation.borrowed;
             preemptions += simulation.preemptions;
             longest = Math.max(longest, simulation.longestClaimableWait);
+            gaveWay += simulation.gaveWay;
         }
-        return new Exercised(borrowed, preemptions, longest);
+        return new Exercised(borrowed, preemptions, longest, gaveWay);
     }
 
     private static void assertExercised(Exercised exercised) {
@@ -134,6 +148,7 @@ class SharingPropertyTest {
         private final SplittableRandom random;
         private final boolean bounded;
         private final QueuePass pass;
+        private final SharingPolicy policy;
         private final Map<String, TeamState> teams = new LinkedHashMap<>();
         private final Map<String, Job> waiting = new TreeMap<>();
         private final Map<String, Run> running = new LinkedHashMap<>();
@@ -148,12 +163,14 @@ class SharingPropertyTest {
         long borrowed;
         long preemptions;
         long longestClaimableWait;
+        long gaveWay;
 
         Simulation(long seed, boolean bounded, SharingPolicy policy) {
             this.seed = seed;
             this.random = new SplittableRandom(seed);
             this.bounded = bounded;
             this.pass = new QueuePass(new Placement(PlacementTest.CATALOG), QueuePolicy.DEFAULT, policy);
+            this.policy = policy;
             for (String team : TEAMS) {
                 // the busiest team borrows; a team that reserves its idle quota now and then
                 SharingStrategy strategy = team.equals(TEAMS.get(0)) ? SharingStrategy.LEND_AND_BORROW
@@ -343,6 +360,20 @@ class SharingPropertyTest {
             assertThat(victim.preemptedAt).as("seed %d: %s is not stopping already", seed, victim.job.id).isNull();
             assertThat(victim.job.queued.request().preemptible()).as("seed %d: %s opted in", seed, victim.job.id)
                     .isTrue();
+            if (result.claims().get(preemption.forJob()).withinTeam()) {
+                // in-team preemption: a longer teammate of no higher priority, past its minimum run, gives way
+                Job claimant = waiting.get(preemption.forJob());
+                assertThat(policy.shorterFirst()).as("seed %d: in-team preemption is on", seed).isPositive();
+                assertThat(victim.job.team()).as("seed %d: %s is a teammate of %s", seed, victim.job.id, claimant.id)
+                        .isEqualTo(claimant.team());
+                assertThat(victim.job.queued.priority()).isLessThanOrEqualTo(claimant.queued.priority());
+                assertThat(victim.started.plus(POLICY.preemptExempt())).isBeforeOrEqualTo(at);
+                assertThat(policy.givesWay(claimant.queued.request().maxRuntime(), victim.placement(), at))
+                        .as("seed %d: %s may run %d times as long as %s", seed, victim.job.id,
+                                (long) policy.shorterFirst(), claimant.id).isTrue();
+                gaveWay++;
+                return;
+            }
             assertThat(before.team(victim.job.team()).orElseThrow().borrowed(victim.entry.instanceType()))
                     .as("seed %d: %s's team is above its guarantee", seed, victim.job.id).isPositive();
             if (victim.started.plus(POLICY.preemptExempt()).isAfter(at)) {
@@ -365,7 +396,10 @@ class SharingPropertyTest {
             }
         }
 
-        /** Dropping any one victim of a claim would leave its job short. */
+        /**
+         * Dropping any one victim of a claim would leave its job short: of instances, or, when teammates give way, of
+         * room within its team's guarantee (the team's use, its other claims of the pass included).
+         */
         private void checkOnlyWhatIsNeeded(Capacity before, QueuePass.Result<String> result) {
             var byJob = new HashMap<String, List<RunningPlacement>>();
             result.preemptions().forEach(p -> byJob.computeIfAbsent(p.forJob(), j -> new ArrayList<>()).add(p.victim()));
@@ -374,6 +408,29 @@ class SharingPropertyTest {
                 int freed = victims.stream().mapToInt(RunningPlacement::instances).sum();
                 int stopping = claim.reclaiming() - freed;
                 int needed = claim.instances() - claim.held() - stopping;
+                if (claim.withinTeam()) {
+                    String team = waiting.get(job).team();
+                    String type = claim.offering().instanceType();
+                    int used = before.team(team).orElseThrow().inUse(type) + result.claims().entrySet().stream()
+                            .filter(c -> !c.getKey().equals(job) && waiting.get(c.getKey()).team().equals(team)
+                                    && c.getValue().offering().instanceType().equals(type))
+                            .mapToInt(c -> c.getValue().instances()).sum();
+                    // and what the pass started for the team before it came to the claim
+                    for (QueuePass.Outcome<String> outcome : result.outcomes()) {
+                        if (outcome.decision().isSelected() && outcome.job().request().team().equals(team)) {
+                            EntryVerdict selected = outcome.decision().selected().orElseThrow();
+                            used += selected.instanceType().equals(type) ? selected.instanceCount() : 0;
+                        }
+                    }
+                    int guarantee = before.team(team).orElseThrow().guarantee(type);
+                    for (RunningPlacement victim : victims) {
+                        int without = freed - victim.instances();
+                        assertThat(without < needed || used - without + claim.instances() > guarantee)
+                                .as("seed %d: teammates of %s give way beyond its need\n%s", seed, job,
+                                        String.join("\n", log)).isTrue();
+                    }
+                    return;
+                }
                 for (RunningPlacement victim : victims) {
                     assertThat(freed - victim.instances()).as("seed %d: victims of %s beyond its need", seed, job)
                             .isLessThan(needed);

@@ -385,10 +385,93 @@ class SharingTest {
         assertThat(result.preemptions()).isEmpty();
     }
 
+    // --- shorter first within a team (in-team preemption, off by default)
+
+    @Test
+    void withShorterFirstAShortJobTakesWhatItsTeamsLongPreemptibleJobHoldsAndNoOtherTeamGivesAnything() {
+        // vision holds its whole guarantee of 4: a long preemptible job and a non-preemptible one; nlp holds the rest
+        Capacity capacity = fleet(6, 0).p4dInUse(6).team(lender("vision", 4, 4)).team(lender("nlp", 2, 2))
+                .running(ofTeam("long", "vision", 2, true, 0, -7200, Duration.ofDays(1)))
+                .running(ofTeam("pinned", "vision", 2, false, 0, -7200, Duration.ofDays(1)))
+                .running(ofTeam("nlp-long", "nlp", 2, true, 0, -7200, Duration.ofDays(1)))
+                .capacity();
+        var eval = queued("eval", bounded("vision", Duration.ofHours(1), p4d(2)), -60);
+
+        var off = pass().decide(List.of(eval), capacity, Map.of(), NOW);
+        var on = shorterFirst().decide(List.of(eval), capacity, Map.of(), NOW);
+
+        assertThat(off.preemptions()).isEmpty();
+        assertThat(off.claims()).isEmpty();
+        assertThat(on.preemptions()).extracting(p -> p.victim().job(), QueuePass.Preemption::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("long", "preempted for job eval of the same team,"
+                        + " which may run at most 1 h: this job is preemptible and may run 22 h more (shorter first"
+                        + " within a team: at least 4 times as long)"));
+        assertThat(on.claims()).containsEntry("eval", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0, List.of("long"),
+                true));
+        assertThat(on.outcomes().get(0).decision()).isEqualTo(waiting(verdict(0, p4d(2), P4D_FREE_8 + " is held by"
+                + " team vision's longer preemptible jobs, which give way to this job of at most 1 h (shorter first"
+                + " within a team): preempting job long of this team, which may run 22 h more")));
+    }
+
+    @Test
+    void noTeammateGivesWayThatRanksHigherIsWithinItsMinimumRunIsNotPreemptibleOrIsNotLongEnough() {
+        Capacity capacity = fleet(8, 0).p4dInUse(8).team(lender("vision", 8, 8))
+                .running(ofTeam("higher", "vision", 2, true, 1, -7200, Duration.ofDays(1)))
+                .running(ofTeam("young", "vision", 2, true, 0, -300, Duration.ofDays(1)))
+                .running(ofTeam("pinned", "vision", 2, false, 0, -7200, Duration.ofDays(1)))
+                .running(ofTeam("ending", "vision", 2, true, 0, -7200, Duration.ofHours(5))) // 3 h left, under 4 x 1 h
+                .capacity();
+        var eval = queued("eval", bounded("vision", Duration.ofHours(1), p4d(2)), -60);
+        var unbounded = queued("unbounded", preemptible("vision", p4d(2)), -60); // no maximum run: never shorter
+
+        var result = shorterFirst().decide(List.of(eval, unbounded), capacity, Map.of(), NOW);
+
+        assertThat(result.preemptions()).isEmpty();
+        assertThat(result.claims()).isEmpty();
+    }
+
+    @Test
+    void theTeammatesInstancesGoToTheShortJobWhenTheyComeBackNotToTheStoppedTeammateOrAnotherTeam() {
+        // the pass before stopped "long" for eval: while it stops, eval keeps its claim; then eval starts
+        Capacity stopping = fleet(4, 0).p4dInUse(4).team(lender("vision", 2, 2)).team(lender("nlp", 2, 2))
+                .running(ofTeam("long", "vision", 2, true, 0, -7200, Duration.ofDays(1)).preempted(NOW.minusSeconds(30)))
+                .running(ofTeam("nlp-job", "nlp", 2, false, 0, -7200, Duration.ofDays(1)))
+                .capacity();
+        Capacity back = fleet(4, 0).p4dInUse(2).team(lender("vision", 2, 0)).team(lender("nlp", 2, 2))
+                .team(lender("cv", 0, 0)).running(ofTeam("nlp-job", "nlp", 2, false, 0, -7200, Duration.ofDays(1)))
+                .capacity();
+        var eval = queued("eval", bounded("vision", Duration.ofHours(1), p4d(2)), -120);
+        var requeued = new QueuedRequest<>("long", preemptible("vision", p4d(2)), 0, NOW.minusSeconds(9000), null,
+                Duration.ofHours(20));
+        var other = new QueuedRequest<>("other", bounded("cv", Duration.ofMinutes(10), p4d(2)), 5, NOW.minusSeconds(5),
+                null, Duration.ofMinutes(10)); // a higher-priority job of a team with idle capacity it may borrow
+        var claims = Map.of("eval", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0, List.of("long"), true));
+
+        var during = shorterFirst().decide(List.of(requeued, eval), stopping, Map.of(), NOW, claims);
+        var after = shorterFirst().decide(List.of(requeued, eval, other), back, Map.of(), NOW, during.claims());
+
+        assertThat(during.preemptions()).isEmpty();
+        assertThat(during.claims()).containsEntry("eval", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0,
+                List.of("long"), true));
+        assertThat(selections(after)).containsExactly("other:-", "long:-", "eval:0");
+        assertThat(after.preemptions()).isEmpty();
+    }
+
     // --- helpers
 
     private static QueuePass pass() {
         return new QueuePass(new Placement(PlacementTest.CATALOG), QueuePolicy.DEFAULT, SHARING);
+    }
+
+    private static QueuePass shorterFirst() {
+        return new QueuePass(new Placement(PlacementTest.CATALOG), QueuePolicy.DEFAULT,
+                SHARING.withShorterFirst(SharingPolicy.SHORTER_FIRST_RATIO));
+    }
+
+    static RunningPlacement ofTeam(String job, String team, int instances, boolean preemptible, int priority,
+                                   long startedSecondsFromNow, Duration maxRuntime) {
+        return new RunningPlacement(job, team, P4D_EAST, instances, priority, NOW.plusSeconds(startedSecondsFromNow),
+                false, preemptible, maxRuntime, 0, null);
     }
 
     static List<String> selections(QueuePass.Result<String> result) {

@@ -47,7 +47,7 @@ class GoalsTest {
                 report("polling-60s-x3-no-quotas", 20, 200, 400, 0.9, 0.98));
 
         List<Goals> goals = Goals.of(reports, null, new ReplayConfig.Sharing(null, null, null, null, null, null, null,
-                null, null, null, null, null, null).lending(1));
+                null, null, null, null, null, null, null).lending(1));
 
         assertThat(goals).extracting(Goals::goal, g -> Math.round(g.achieved() * 1000) / 1000.0, Goals::met)
                 .contains(
