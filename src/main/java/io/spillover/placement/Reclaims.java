@@ -57,6 +57,11 @@ final class Reclaims<I extends Comparable<I>> {
     private final Map<String, I> stoppedFor = new HashMap<>();
     /** The jobs that {@link #stoppedFor} names: only they may have their own team's placements coming back. */
     private final Set<I> stoppedForSome = new HashSet<>();
+    /**
+     * Placements being stopped for a teammate ({@link QueuePass.Claim#withinTeam}): theirs alone, never counted by
+     * another claim (their team is within its guarantee; they are no borrower's).
+     */
+    private final Set<String> givingWay = new HashSet<>();
 
     /** @param claimed the claims of the caller's previous pass: the placements each counted on stay tied to it */
     Reclaims(Placement placement, SharingPolicy sharing, Capacity capacity, Instant now,
@@ -67,6 +72,7 @@ final class Reclaims<I extends Comparable<I>> {
         this.now = now;
         claimed.forEach((job, claim) -> claim.comingBack().forEach(running -> stoppedFor.put(running, job)));
         stoppedForSome.addAll(stoppedFor.values());
+        claimed.values().stream().filter(QueuePass.Claim::withinTeam).forEach(c -> givingWay.addAll(c.comingBack()));
     }
 
     Map<QueuedRequest<I>, Claimed> claims() {
@@ -103,7 +109,7 @@ final class Reclaims<I extends Comparable<I>> {
             if (free >= entry.instanceCount() && ownComingBack(job, entry.instanceType()) == 0) {
                 return; // it fits within its guarantee now, and the rounds left it waiting to borrow an earlier entry
             }
-            if (free + reclaimable(entry.offering()) >= entry.instanceCount()) {
+            if (free + reclaimable(entry.offering()) + givingWayTo(job, entry.offering()) >= entry.instanceCount()) {
                 claimed = i;
             }
         }
@@ -246,6 +252,21 @@ final class Reclaims<I extends Comparable<I>> {
         return ratio == Math.rint(ratio) ? String.valueOf((long) ratio) : String.valueOf(ratio);
     }
 
+    /** Instances of the offering that teammates giving way to the job still hold, not yet promised. */
+    private int givingWayTo(QueuedRequest<I> job, OfferingKey key) {
+        if (givingWay.isEmpty() || !stoppedForSome.contains(job.id())) {
+            return 0;
+        }
+        int back = 0;
+        for (RunningPlacement placement : capacity.runningOn(key)) {
+            if (placement.stopping() && givingWay.contains(placement.job()) && !promised.contains(placement)
+                    && job.id().equals(stoppedFor.get(placement.job()))) {
+                back += placement.instances();
+            }
+        }
+        return back;
+    }
+
     /**
      * Instances of the team's own placements of the type being stopped for the job (in-team preemption): they count
      * as given back to it, not as the team's use.
@@ -272,6 +293,12 @@ final class Reclaims<I extends Comparable<I>> {
         var stopping = new ArrayList<RunningPlacement>();
         for (RunningPlacement placement : candidates(key)) {
             if (placement.stopping()) {
+                stopping.add(placement);
+            }
+        }
+        for (RunningPlacement placement : capacity.runningOn(key)) {
+            if (givingWay.contains(placement.job()) && placement.stopping() && !promised.contains(placement)
+                    && job.equals(stoppedFor.get(placement.job()))) {
                 stopping.add(placement);
             }
         }
@@ -336,12 +363,15 @@ final class Reclaims<I extends Comparable<I>> {
         return total;
     }
 
-    /** The offering's placements not yet promised that may come back: stopping, borrowed or preemptible. */
+    /**
+     * The offering's placements not yet promised that may come back: stopping (but not giving way to a teammate),
+     * borrowed or preemptible.
+     */
     private List<RunningPlacement> candidates(OfferingKey key) {
         var candidates = new ArrayList<RunningPlacement>();
         for (RunningPlacement placement : capacity.runningOn(key)) {
-            if (!promised.contains(placement)
-                    && (placement.stopping() || placement.borrowed() || placement.preemptible())) {
+            if (!promised.contains(placement) && (placement.stopping() ? !givingWay.contains(placement.job())
+                    : placement.borrowed() || placement.preemptible())) {
                 candidates.add(placement);
             }
         }
