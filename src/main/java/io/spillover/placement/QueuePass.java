@@ -386,10 +386,12 @@ public final class QueuePass {
                 }
                 int entry = claim.entry();
                 IntFunction<String> patience = patience(job, capacity, now);
-                if (patience.apply(entry) == null && placement.fits(job.request(), entry, capacity, now)) {
+                // what teammates gave back is the job's even where a teammate borrowed meanwhile: it may borrow too
+                SharingPolicy terms = claim.withinTeam() ? sharing : SharingPolicy.OFF;
+                if (patience.apply(entry) == null && placement.fits(job.request(), entry, capacity, now, terms)) {
                     IntFunction<String> onlyClaimed = i -> i == entry ? null : "waits for entry " + entry
                             + ", which it claimed";
-                    book(job, placement.decide(job.request(), capacity, now, onlyClaimed), entry);
+                    book(job, placement.decide(job.request(), capacity, now, onlyClaimed, terms), entry);
                 } else if (claim.awaited() == 0) {
                     // everything it needs was free or on its way back: keep it so
                     reclaims.claim(job, patience);

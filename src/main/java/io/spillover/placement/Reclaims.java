@@ -159,7 +159,7 @@ final class Reclaims<I extends Comparable<I>> {
 
     /**
      * In-team preemption ({@link SharingPolicy#shorterFirst}): lets a job that fits nowhere, of a team within its
-     * guarantee, take its first entry whose offering its own team's long preemptible placements hold, by stopping the
+     * guarantee, whose loan would be bounded (it could borrow: it is within the borrow horizon or preemptible), take its first entry whose offering its own team's long preemptible placements hold, by stopping the
      * fewest of them that make the entry fit within the team's guarantee once they are back: of no higher priority than the job, past their minimum run,
      * that may still run at least the policy's ratio times the job's maximum run time, in Kueue's order. A stopped
      * teammate is requeued at its place; it cannot take back what it gave way for, since the job claims it until it
@@ -168,8 +168,9 @@ final class Reclaims<I extends Comparable<I>> {
     void claimFromOwnTeam(QueuedRequest<I> job, IntFunction<String> patience) {
         PlacementRequest request = job.request();
         TeamState team = capacity.team(request.team()).orElse(null);
-        if (team == null || sharing.shorterFirst() == 0 || request.maxRuntime() == null) {
-            return;
+        if (team == null || sharing.shorterFirst() == 0 || request.maxRuntime() == null
+                || !sharing.bounded(request.maxRuntime(), request.preemptible())) {
+            return; // only a job that could borrow is short enough: it gets what teammates give back whatever they do
         }
         for (int i = 0; i < request.preferences().size(); i++) {
             PreferenceEntry entry = request.preferences().get(i);

@@ -431,6 +431,21 @@ class SharingTest {
     }
 
     @Test
+    void aJobThatCouldNotBorrowIsNotShortEnoughForTeammatesToGiveWay() {
+        // 5 h is beyond the 4 h borrow horizon and the job has no checkpoint: it would not get back what a teammate
+        // borrowed meanwhile, so no teammate gives way to it, however long the teammate's run
+        Capacity capacity = fleet(2, 0).p4dInUse(2).team(lender("vision", 2, 2))
+                .running(ofTeam("week", "vision", 2, true, 0, -7200, Duration.ofDays(7)))
+                .capacity();
+        var beyondHorizon = queued("five-hours", bounded("vision", Duration.ofHours(5), p4d(2)), -60);
+        var withinIt = queued("four-hours", bounded("vision", Duration.ofHours(4), p4d(2)), -60);
+
+        assertThat(shorterFirst().decide(List.of(beyondHorizon), capacity, Map.of(), NOW).preemptions()).isEmpty();
+        assertThat(shorterFirst().decide(List.of(withinIt), capacity, Map.of(), NOW).preemptions())
+                .extracting(p -> p.victim().job()).containsExactly("week");
+    }
+
+    @Test
     void theTeammatesInstancesGoToTheShortJobWhenTheyComeBackNotToTheStoppedTeammateOrAnotherTeam() {
         // the pass before stopped "long" for eval: while it stops, eval keeps its claim; then eval starts
         Capacity stopping = fleet(4, 0).p4dInUse(4).team(lender("vision", 2, 2)).team(lender("nlp", 2, 2))
