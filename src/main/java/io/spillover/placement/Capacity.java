@@ -87,6 +87,21 @@ public final class Capacity {
         return held;
     }
 
+    /**
+     * Counts {@code instances} of the type in the team's use for the rest of the cycle, without taking any: room in
+     * its guarantee kept for one of its waiting jobs (in-team preemption), which no teammate may take meanwhile.
+     */
+    void reserve(String team, String instanceType, int instances) {
+        TeamState state = teams.get(team);
+        if (state == null || instances <= 0) {
+            return;
+        }
+        var used = new HashMap<>(state.instancesInUse());
+        used.merge(instanceType, instances, Integer::sum);
+        teams.put(team, state.withUse(used, state.acceleratorsInUse(), state.jobsInUse()));
+        reclaimable.clear();
+    }
+
     boolean holds(OfferingKey key) {
         return holds.containsKey(key);
     }

@@ -366,13 +366,16 @@ public final class QueuePass {
          * if it fits within their guarantee now; one whose claim was all free or on its way back (no borrower left to
          * end by itself) claims again before any other job may take what is free: what came back for it is its. The
          * claims whose instances have all come back go first, then those still waiting for some of theirs, then
-         * those waiting for borrowers to end, each in queue order: instances free again are most likely the ones that
-         * came back for a claim of the first kind, and go to it rather than to a claim they were not stopped for.
+         * those waiting for borrowers to end, each lenders' claims before claims on teammates, in queue order:
+         * instances free again are most likely the ones that came back for a claim of the first kind, and go to it
+         * rather than to a claim they were not stopped for. A claim on teammates is kept while they stop, and starts
+         * on what they gave back by borrowing too if a teammate borrowed meanwhile.
          */
         private void startClaimants() {
             List<QueuedRequest<I>> claimants = sorted.stream()
                     .filter(job -> claimed.containsKey(job.id()))
                     .sorted(Comparator.comparingInt((QueuedRequest<I> job) -> readiness(claimed.get(job.id())))
+                            .thenComparing(job -> claimed.get(job.id()).withinTeam())
                             .thenComparing(order))
                     .toList();
             for (QueuedRequest<I> job : claimants) {
@@ -392,6 +395,8 @@ public final class QueuePass {
                     IntFunction<String> onlyClaimed = i -> i == entry ? null : "waits for entry " + entry
                             + ", which it claimed";
                     book(job, placement.decide(job.request(), capacity, now, onlyClaimed, terms), entry);
+                } else if (claim.withinTeam()) {
+                    reclaims.keepFromOwnTeam(job, claim);
                 } else if (claim.awaited() == 0) {
                     // everything it needs was free or on its way back: keep it so
                     reclaims.claim(job, patience);

@@ -55,8 +55,6 @@ final class Reclaims<I extends Comparable<I>> {
     private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
     /** Per placement being stopped, the job whose claim of the previous pass counted on it. */
     private final Map<String, I> stoppedFor = new HashMap<>();
-    /** The jobs that {@link #stoppedFor} names: only they may have their own team's placements coming back. */
-    private final Set<I> stoppedForSome = new HashSet<>();
     /**
      * Placements being stopped for a teammate ({@link QueuePass.Claim#withinTeam}): theirs alone, never counted by
      * another claim (their team is within its guarantee; they are no borrower's).
@@ -71,7 +69,6 @@ final class Reclaims<I extends Comparable<I>> {
         this.capacity = capacity;
         this.now = now;
         claimed.forEach((job, claim) -> claim.comingBack().forEach(running -> stoppedFor.put(running, job)));
-        stoppedForSome.addAll(stoppedFor.values());
         claimed.values().stream().filter(QueuePass.Claim::withinTeam).forEach(c -> givingWay.addAll(c.comingBack()));
     }
 
@@ -106,10 +103,10 @@ final class Reclaims<I extends Comparable<I>> {
                 continue;
             }
             int free = capacity.free(entry.offering());
-            if (free >= entry.instanceCount() && ownComingBack(job, entry.instanceType()) == 0) {
+            if (free >= entry.instanceCount()) {
                 return; // it fits within its guarantee now, and the rounds left it waiting to borrow an earlier entry
             }
-            if (free + reclaimable(entry.offering()) + givingWayTo(job, entry.offering()) >= entry.instanceCount()) {
+            if (free + reclaimable(entry.offering()) >= entry.instanceCount()) {
                 claimed = i;
             }
         }
@@ -152,9 +149,8 @@ final class Reclaims<I extends Comparable<I>> {
         var comingBack = new ArrayList<String>();
         stopping.forEach(p -> comingBack.add(p.job()));
         victims.forEach(p -> comingBack.add(p.job()));
-        boolean withinTeam = stopping.stream().anyMatch(p -> p.team().equals(request.team()));
         claims.put(job, new Claimed(new QueuePass.Claim(claimed, key, entry.instanceCount(), held,
-                sum(stopping) + sum(victims), sum(awaited), comingBack, withinTeam), stopping, victims, awaited));
+                sum(stopping) + sum(victims), sum(awaited), comingBack), stopping, victims, awaited));
     }
 
     /**
@@ -188,6 +184,7 @@ final class Reclaims<I extends Comparable<I>> {
             claimedByTeam.merge(List.of(request.team(), entry.instanceType()), entry.instanceCount(), Integer::sum);
             int held = capacity.hold(key, Math.max(0, entry.instanceCount() - freed), "job " + job.id() + " of team "
                     + request.team() + ", for which teammates give way");
+            capacity.reserve(request.team(), entry.instanceType(), Math.max(0, entry.instanceCount() - freed));
             victims.forEach(this::promise);
             var comingBack = new ArrayList<String>();
             for (RunningPlacement victim : victims) {
@@ -201,6 +198,34 @@ final class Reclaims<I extends Comparable<I>> {
                     true), List.of(), victims, List.of()));
             return;
         }
+    }
+
+    /**
+     * Keeps a claim on teammates of the previous pass while they are being stopped: what they give back stays the
+     * job's, no lender's claim counts on it, and the room it needs in its team's guarantee beyond what they give
+     * back stays reserved, so that no other teammate takes it meanwhile. Nothing is kept once all of it
+     * is back (the job starts on it first in the pass, {@link QueuePass}, or competes as any job).
+     */
+    void keepFromOwnTeam(QueuedRequest<I> job, QueuePass.Claim claim) {
+        var stopping = new ArrayList<RunningPlacement>();
+        for (RunningPlacement running : capacity.runningOn(claim.offering())) {
+            if (running.stopping() && !promised.contains(running) && job.id().equals(stoppedFor.get(running.job()))) {
+                stopping.add(running);
+            }
+        }
+        int back = sum(stopping);
+        if (back == 0) {
+            return;
+        }
+        claimedByTeam.merge(List.of(job.request().team(), claim.offering().instanceType()), claim.instances(),
+                Integer::sum);
+        int held = capacity.hold(claim.offering(), Math.max(0, claim.instances() - back), "job " + job.id()
+                + " of team " + job.request().team() + ", for which teammates give way");
+        capacity.reserve(job.request().team(), claim.offering().instanceType(), Math.max(0, claim.instances() - back));
+        stopping.forEach(this::promise);
+        claims.put(job, new Claimed(new QueuePass.Claim(claim.entry(), claim.offering(), claim.instances(), held,
+                back, 0, stopping.stream().map(RunningPlacement::job).toList(), true), stopping, List.of(),
+                List.of()));
     }
 
     /**
@@ -253,39 +278,6 @@ final class Reclaims<I extends Comparable<I>> {
         return ratio == Math.rint(ratio) ? String.valueOf((long) ratio) : String.valueOf(ratio);
     }
 
-    /** Instances of the offering that teammates giving way to the job still hold, not yet promised. */
-    private int givingWayTo(QueuedRequest<I> job, OfferingKey key) {
-        if (givingWay.isEmpty() || !stoppedForSome.contains(job.id())) {
-            return 0;
-        }
-        int back = 0;
-        for (RunningPlacement placement : capacity.runningOn(key)) {
-            if (placement.stopping() && givingWay.contains(placement.job()) && !promised.contains(placement)
-                    && job.id().equals(stoppedFor.get(placement.job()))) {
-                back += placement.instances();
-            }
-        }
-        return back;
-    }
-
-    /**
-     * Instances of the team's own placements of the type being stopped for the job (in-team preemption): they count
-     * as given back to it, not as the team's use.
-     */
-    private int ownComingBack(QueuedRequest<I> job, String type) {
-        if (!stoppedForSome.contains(job.id())) {
-            return 0;
-        }
-        int back = 0;
-        for (RunningPlacement running : capacity.running()) {
-            if (running.stopping() && running.team().equals(job.request().team())
-                    && running.instanceType().equals(type) && job.id().equals(stoppedFor.get(running.job()))) {
-                back += running.instances();
-            }
-        }
-        return back;
-    }
-
     /**
      * The offering's placements being stopped that no claim of this pass counts on yet, those stopped for this job
      * first, then those stopped for no claim, then those another claim counted on (it may have started since).
@@ -297,12 +289,6 @@ final class Reclaims<I extends Comparable<I>> {
                 stopping.add(placement);
             }
         }
-        for (RunningPlacement placement : capacity.runningOn(key)) {
-            if (givingWay.contains(placement.job()) && placement.stopping() && !promised.contains(placement)
-                    && job.equals(stoppedFor.get(placement.job()))) {
-                stopping.add(placement);
-            }
-        }
         stopping.sort(Comparator.comparingInt(p -> {
             I owner = stoppedFor.get(p.job());
             return owner == null ? 1 : owner.equals(job) ? 0 : 2;
@@ -310,15 +296,12 @@ final class Reclaims<I extends Comparable<I>> {
         return stopping;
     }
 
-    /**
-     * Whether the entry fits within the team's guarantee and caps, on an offering that could hold it; the team's
-     * placements being stopped for the job itself count as given back.
-     */
+    /** Whether the entry fits within the team's guarantee and caps, on an offering that could hold it. */
     private boolean withinGuarantee(QueuedRequest<I> job, TeamState team, PreferenceEntry entry) {
         PlacementRequest request = job.request();
         String type = entry.instanceType();
         int claimed = claimedByTeam.getOrDefault(List.of(team.team(), type), 0);
-        if (team.inUse(type) - ownComingBack(job, type) + claimed + entry.instanceCount() > team.guarantee(type)
+        if (team.inUse(type) + claimed + entry.instanceCount() > team.guarantee(type)
                 || !placement.withinCaps(team, entry)) {
             return false;
         }
