@@ -51,8 +51,8 @@ final class Reclaims<I extends Comparable<I>> {
     private final Map<List<String>, Integer> excessPromised = new HashMap<>();
     /** Per team and type, what its claims of this pass need: a team claims no more than its guarantee. */
     private final Map<List<String>, Integer> claimedByTeam = new HashMap<>();
-    /** {@link #reclaimable} per offering and claiming team, until a promise changes it. */
-    private final Map<List<Object>, Integer> reclaimable = new HashMap<>();
+    /** {@link #reclaimable} per offering, until a promise changes it. */
+    private final Map<OfferingKey, Integer> reclaimable = new HashMap<>();
     /** Per placement being stopped, the job whose claim of the previous pass counted on it. */
     private final Map<String, I> stoppedFor = new HashMap<>();
     /**
@@ -106,7 +106,7 @@ final class Reclaims<I extends Comparable<I>> {
             if (free >= entry.instanceCount()) {
                 return; // it fits within its guarantee now, and the rounds left it waiting to borrow an earlier entry
             }
-            if (free + reclaimable(entry.offering(), request.team()) >= entry.instanceCount()) {
+            if (free + reclaimable(entry.offering()) >= entry.instanceCount()) {
                 claimed = i;
             }
         }
@@ -127,7 +127,7 @@ final class Reclaims<I extends Comparable<I>> {
                 + ", which is below its quota");
         int needed = entry.instanceCount() - held;
         List<RunningPlacement> stopping = new ArrayList<>();
-        for (RunningPlacement placement : comingBack(key, job.id(), request.team())) {
+        for (RunningPlacement placement : comingBack(key, job.id())) {
             if (needed > 0) {
                 promise(placement);
                 stopping.add(placement);
@@ -279,14 +279,13 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     /**
-     * The offering's placements being stopped that no claim of this pass counts on yet, other teams' (the claiming
-     * team's own come back to it anyway, to whichever of its jobs goes first), those stopped for this job first, then
-     * those stopped for no claim, then those another claim counted on (it may have started since).
+     * The offering's placements being stopped that no claim of this pass counts on yet, those stopped for this job
+     * first, then those stopped for no claim, then those another claim counted on (it may have started since).
      */
-    private List<RunningPlacement> comingBack(OfferingKey key, I job, String team) {
+    private List<RunningPlacement> comingBack(OfferingKey key, I job) {
         var stopping = new ArrayList<RunningPlacement>();
         for (RunningPlacement placement : candidates(key)) {
-            if (placement.stopping() && !placement.team().equals(team)) {
+            if (placement.stopping()) {
                 stopping.add(placement);
             }
         }
@@ -315,29 +314,28 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     /**
-     * Instances of the offering that claims of this pass have not counted on yet and that will come back to the
-     * claiming team: other teams' placements stopping, and per team above its guarantee what it holds there in
-     * borrowed or preemptible placements, at most its excess not yet promised.
+     * Instances of the offering that claims of this pass have not counted on yet and that will come back: those
+     * stopping, and per team above its guarantee what it holds there in borrowed or preemptible placements, at most
+     * its excess not yet promised.
      */
-    private int reclaimable(OfferingKey key, String forTeam) {
+    private int reclaimable(OfferingKey key) {
         if (capacity.runningOn(key).isEmpty()) {
             return 0;
         }
-        List<Object> cached = List.of(key, forTeam);
-        Integer known = reclaimable.get(cached);
+        Integer known = reclaimable.get(key);
         if (known == null) {
-            known = reclaimableNow(key, forTeam);
-            reclaimable.put(cached, known);
+            known = reclaimableNow(key);
+            reclaimable.put(key, known);
         }
         return known;
     }
 
-    private int reclaimableNow(OfferingKey key, String forTeam) {
+    private int reclaimableNow(OfferingKey key) {
         int stopping = 0;
         var byTeam = new HashMap<String, Integer>();
         for (RunningPlacement placement : candidates(key)) {
             if (placement.stopping()) {
-                stopping += placement.team().equals(forTeam) ? 0 : placement.instances();
+                stopping += placement.instances();
             } else {
                 byTeam.merge(placement.team(), placement.instances(), Integer::sum);
             }

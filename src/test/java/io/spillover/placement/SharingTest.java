@@ -431,22 +431,6 @@ class SharingTest {
     }
 
     @Test
-    void aLendersJobDoesNotCountOnItsOwnTeamsJobBeingStoppedWhichAnOlderTeammateMayTakeBack() {
-        // nlp's "stopping" gave way to a teammate that has started since; its 2 come back to nlp's line, not to train-7
-        Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 0, 2)).team(lender("nlp", 4, 2))
-                .running(ofTeam("stopping", "nlp", 2, true, 0, -7200, null).preempted(NOW.minusSeconds(30)))
-                .running(placed("borrowed", "vision", 2, true, true, -1800))
-                .capacity();
-        var job = queued("train-7", preemptible("nlp", p4d(2)), -60);
-
-        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
-
-        assertThat(result.preemptions()).extracting(p -> p.victim().job()).containsExactly("borrowed");
-        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0,
-                List.of("borrowed")));
-    }
-
-    @Test
     void aJobThatCouldNotBorrowIsNotShortEnoughForTeammatesToGiveWay() {
         // 5 h is beyond the 4 h borrow horizon and the job has no checkpoint: it would not get back what a teammate
         // borrowed meanwhile, so no teammate gives way to it, however long the teammate's run
