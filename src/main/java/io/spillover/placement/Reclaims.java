@@ -348,13 +348,16 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     /**
-     * The offering's placements not yet promised that may come back: stopping (but not giving way to a teammate),
-     * borrowed or preemptible.
+     * The offering's placements not yet promised that may come back: borrowed or preemptible, or being stopped while
+     * their team holds more than its guarantee of the type (and not giving way to a teammate). A team within its
+     * guarantee gets back what it stops: its own jobs, the stopped one among them, take it before a lender's claim
+     * could (one that waited long enough for a hold takes it first in the pass), so no claim counts on it.
      */
     private List<RunningPlacement> candidates(OfferingKey key) {
         var candidates = new ArrayList<RunningPlacement>();
         for (RunningPlacement placement : capacity.runningOn(key)) {
-            if (!promised.contains(placement) && (placement.stopping() ? !givingWay.contains(placement.job())
+            if (!promised.contains(placement) && (placement.stopping()
+                    ? !givingWay.contains(placement.job()) && aboveGuarantee(placement)
                     : placement.borrowed() || placement.preemptible())) {
                 candidates.add(placement);
             }
@@ -456,6 +459,10 @@ final class Reclaims<I extends Comparable<I>> {
             excessPromised.merge(List.of(placement.team(), placement.instanceType()), placement.instances(),
                     Integer::sum);
         }
+    }
+
+    private boolean aboveGuarantee(RunningPlacement placement) {
+        return capacity.team(placement.team()).map(t -> t.borrowed(placement.instanceType()) > 0).orElse(false);
     }
 
     private static int sum(List<RunningPlacement> placements) {

@@ -431,6 +431,25 @@ class SharingTest {
     }
 
     @Test
+    void aLendersJobCountsOnlyOnWhatTeamsAboveTheirGuaranteeAreStoppingNotOnWhatATeamWithinItStops() {
+        // ee's "gave-way" stopped for a teammate that has started since: ee is within its guarantee, so the 2 come
+        // back to ee's own line (its older jobs take them first); nlp's job preempts the borrower instead
+        Capacity capacity = fleet(6, 0).p4dInUse(6).team(lender("vision", 0, 2)).team(lender("nlp", 4, 0))
+                .team(lender("ee", 4, 4))
+                .running(ofTeam("gave-way", "ee", 2, true, 0, -7200, null).preempted(NOW.minusSeconds(30)))
+                .running(ofTeam("ee-other", "ee", 2, false, 0, -7200, null))
+                .running(placed("borrowed", "vision", 2, true, true, -1800))
+                .capacity();
+        var job = queued("train-7", preemptible("nlp", p4d(2)), -60);
+
+        var result = pass().decide(List.of(job), capacity, Map.of(), NOW);
+
+        assertThat(result.preemptions()).extracting(p -> p.victim().job()).containsExactly("borrowed");
+        assertThat(result.claims()).containsEntry("train-7", new QueuePass.Claim(0, P4D_EAST, 2, 0, 2, 0,
+                List.of("borrowed")));
+    }
+
+    @Test
     void aJobThatCouldNotBorrowIsNotShortEnoughForTeammatesToGiveWay() {
         // 5 h is beyond the 4 h borrow horizon and the job has no checkpoint: it would not get back what a teammate
         // borrowed meanwhile, so no teammate gives way to it, however long the teammate's run
