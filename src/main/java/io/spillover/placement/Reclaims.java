@@ -155,11 +155,13 @@ final class Reclaims<I extends Comparable<I>> {
 
     /**
      * In-team preemption ({@link SharingPolicy#shorterFirst}): lets a job that fits nowhere, of a team within its
-     * guarantee, whose loan would be bounded (it could borrow: it is within the borrow horizon or preemptible), take its first entry whose offering its own team's long preemptible placements hold, by stopping the
-     * fewest of them that make the entry fit within the team's guarantee once they are back: of no higher priority than the job, past their minimum run,
-     * that may still run at least the policy's ratio times the job's maximum run time, in Kueue's order. A stopped
-     * teammate is requeued at its place; it cannot take back what it gave way for, since the job claims it until it
-     * starts ({@link QueuePass.Claim#withinTeam}).
+     * guarantee, whose loan would be bounded (it could borrow: it is within the borrow horizon or preemptible), take
+     * its first entry whose offering its own team's long preemptible placements hold, by stopping the fewest of them
+     * that make the entry fit within the team's guarantee once they are back: placed within the guarantee (a borrowed
+     * placement is a lender's to reclaim), of no higher priority than the job, past their minimum run, that may still
+     * run at least the policy's ratio times the job's maximum run time, in Kueue's order. A stopped teammate is
+     * requeued at its place; it cannot take back what it gave way for, since the job claims it until it starts
+     * ({@link QueuePass.Claim#withinTeam}).
      */
     void claimFromOwnTeam(QueuedRequest<I> job, IntFunction<String> patience) {
         PlacementRequest request = job.request();
@@ -244,7 +246,8 @@ final class Reclaims<I extends Comparable<I>> {
         var chosen = new ArrayList<RunningPlacement>();
         int freed = 0;
         for (RunningPlacement running : capacity.runningOn(entry.offering()).stream()
-                .filter(p -> p.team().equals(team.team()) && p.preemptible() && !p.stopping() && !promised.contains(p)
+                .filter(p -> p.team().equals(team.team()) && p.preemptible() && !p.borrowed() && !p.stopping()
+                        && !promised.contains(p)
                         && p.priority() <= job.priority() && !p.exemptUntil(sharing).isAfter(now)
                         && sharing.givesWay(job.request().maxRuntime(), p, now))
                 .sorted(VICTIM_ORDER).toList()) {
@@ -348,16 +351,17 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     /**
-     * The offering's placements not yet promised that may come back: borrowed or preemptible, or being stopped while
-     * their team holds more than its guarantee of the type (and not giving way to a teammate). A team within its
-     * guarantee gets back what it stops: its own jobs, the stopped one among them, take it before a lender's claim
-     * could (one that waited long enough for a hold takes it first in the pass), so no claim counts on it.
+     * The offering's placements not yet promised that may come back: borrowed or preemptible, or being stopped (not
+     * giving way to a teammate) when they borrowed or their team still holds more than its guarantee of the type. A
+     * placement within its team's guarantee being stopped while the team is within it comes back to the team: its
+     * own jobs, the stopped one among them, take it before a lender's claim could (one that waited long enough for a
+     * hold takes it first in the pass), so no claim counts on it.
      */
     private List<RunningPlacement> candidates(OfferingKey key) {
         var candidates = new ArrayList<RunningPlacement>();
         for (RunningPlacement placement : capacity.runningOn(key)) {
             if (!promised.contains(placement) && (placement.stopping()
-                    ? !givingWay.contains(placement.job()) && aboveGuarantee(placement)
+                    ? !givingWay.contains(placement.job()) && (placement.borrowed() || aboveGuarantee(placement))
                     : placement.borrowed() || placement.preemptible())) {
                 candidates.add(placement);
             }

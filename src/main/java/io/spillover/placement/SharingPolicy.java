@@ -27,7 +27,8 @@ import java.util.Objects;
  *                      guarantee on a later one
  * @param shorterFirst  0: off. Otherwise a waiting job that fits nowhere may preempt preemptible jobs of its own team,
  *                      of no higher priority and past their minimum run, that may still run at least this many times
- *                      its own maximum run time, so that a team's short jobs do not wait hours behind its own long ones
+ *                      its own maximum run time (placed within the guarantee: a borrowed one is the lenders'), so that a
+ *                      team's short jobs do not wait hours behind its own long ones
  *                      (in-team preemption, as AWS Batch's in-share preemption, by run length rather than priority).
  *                      The team stays within its guarantee: the job takes what its teammates give back
  */
