@@ -99,7 +99,7 @@ final class Reclaims<I extends Comparable<I>> {
         int claimed = -1;
         for (int i = 0; i < request.preferences().size() && claimed < 0; i++) {
             PreferenceEntry entry = request.preferences().get(i);
-            if (patience.apply(i) != null || !withinGuarantee(job, team, entry)) {
+            if (patience.apply(i) != null || !withinGuarantee(request, team, entry)) {
                 continue;
             }
             int free = capacity.free(entry.offering());
@@ -205,8 +205,8 @@ final class Reclaims<I extends Comparable<I>> {
     /**
      * Keeps a claim on teammates of the previous pass while they are being stopped: what they give back stays the
      * job's, no lender's claim counts on it, and the room it needs in its team's guarantee beyond what they give
-     * back stays reserved, so that no other teammate takes it meanwhile. Nothing is kept once all of it
-     * is back (the job starts on it first in the pass, {@link QueuePass}, or competes as any job).
+     * back stays reserved, so that no other teammate takes it meanwhile. Nothing is kept once all of it is back (the
+     * job starts on it first in the pass, {@link QueuePass}, or competes as any job).
      */
     void keepFromOwnTeam(QueuedRequest<I> job, QueuePass.Claim claim) {
         var stopping = new ArrayList<RunningPlacement>();
@@ -300,8 +300,7 @@ final class Reclaims<I extends Comparable<I>> {
     }
 
     /** Whether the entry fits within the team's guarantee and caps, on an offering that could hold it. */
-    private boolean withinGuarantee(QueuedRequest<I> job, TeamState team, PreferenceEntry entry) {
-        PlacementRequest request = job.request();
+    private boolean withinGuarantee(PlacementRequest request, TeamState team, PreferenceEntry entry) {
         String type = entry.instanceType();
         int claimed = claimedByTeam.getOrDefault(List.of(team.team(), type), 0);
         if (team.inUse(type) + claimed + entry.instanceCount() > team.guarantee(type)
