@@ -62,8 +62,9 @@ import java.util.stream.Collectors;
  *       waiting that claims nothing, best rank first, claims its first entry whose offering its own team's longer
  *       preemptible jobs hold: the fewest of them (placed within the guarantee, of no higher priority, past their
  *       minimum run, that may still run the policy's ratio times the job's maximum run time) are preempted, so that
- *       the entry fits within the team's guarantee once they are back. The claim carries over as a lender's does, so a stopped teammate, requeued at
- *       its place, cannot take back what it gave way for. No other team gives anything.</li>
+ *       the entry fits within the team's guarantee once they are back. The claim carries over as a lender's does, so
+ *       a stopped teammate, requeued at its place, cannot take back what it gave way for. No other team gives
+ *       anything.</li>
  * </ol>
  *
  * A job that does not fit does not block smaller jobs behind it (best-effort FIFO), except in a strict-FIFO

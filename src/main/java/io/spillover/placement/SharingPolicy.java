@@ -1,6 +1,7 @@
 package io.spillover.placement;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -26,11 +27,11 @@ import java.util.Objects;
  * @param whenCanBorrow how a preference list chooses between borrowing on an earlier entry and fitting within the
  *                      guarantee on a later one
  * @param shorterFirst  0: off. Otherwise a waiting job that fits nowhere may preempt preemptible jobs of its own team,
- *                      of no higher priority and past their minimum run, that may still run at least this many times
- *                      its own maximum run time (placed within the guarantee: a borrowed one is the lenders'), so that a
- *                      team's short jobs do not wait hours behind its own long ones
- *                      (in-team preemption, as AWS Batch's in-share preemption, by run length rather than priority).
- *                      The team stays within its guarantee: the job takes what its teammates give back
+ *                      placed within the guarantee (a borrowed one is the lenders'), of no higher priority and past
+ *                      their minimum run, that may still run at least this many times its own maximum run time, so
+ *                      that a team's short jobs do not wait hours behind its own long ones (in-team preemption, as
+ *                      AWS Batch's in-share preemption, by run length rather than priority). The team stays within
+ *                      its guarantee: the job takes what its teammates give back
  */
 public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration preemptExempt, Duration grace,
                             Duration cycle, WhenCanBorrow whenCanBorrow, double shorterFirst) {
@@ -58,7 +59,7 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
     public static final SharingPolicy DEFAULT = new SharingPolicy(true, Duration.ofHours(4), Duration.ofMinutes(10),
             Duration.ofSeconds(120), Duration.ofSeconds(60), WhenCanBorrow.BORROW, 0);
 
-    /** A job's own team's jobs that {@link #shorterFirst} lets it preempt, when it is on: the ratio the docs measure. */
+    /** The ratio of {@link #shorterFirst} that the docs measure, and the replay's {@code shorter-first} policy uses. */
     public static final double SHORTER_FIRST_RATIO = 4;
 
     /** Hard limits: today's quotas, nothing lent or borrowed. */
@@ -84,7 +85,7 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
      * what it may still run (its maximum run time's end; for ever without one) is at least the ratio times the
      * waiting job's maximum run time. Never when it is off or the waiting job declares no maximum run time.
      */
-    public boolean givesWay(Duration waitingMaxRuntime, RunningPlacement running, java.time.Instant now) {
+    public boolean givesWay(Duration waitingMaxRuntime, RunningPlacement running, Instant now) {
         if (shorterFirst == 0 || waitingMaxRuntime == null) {
             return false;
         }
