@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *   <li>a reclaim preempts only preemptible placements of teams above their guarantee, no more of them than the
  *       claiming job needs, and one within its minimum run only when its team's placements there past theirs would
  *       not cover the need instead; with in-team preemption on, a job's own teammates give way only when they are
- *       preemptible, of no higher priority, past their minimum run and long enough, and the lender's bound still
- *       holds;</li>
+ *       preemptible, placed within the guarantee, of no higher priority, past their minimum run and long enough,
+ *       and the lender's bound still holds;</li>
  *   <li>a preempted job does not take back the offering it was preempted from while the job it made room for still
  *       waits for it;</li>
  *   <li>every claim is covered (what is held, coming back and awaited is at least what its job needs), and a claim
@@ -366,6 +366,8 @@ class SharingPropertyTest {
                 assertThat(policy.shorterFirst()).as("seed %d: in-team preemption is on", seed).isPositive();
                 assertThat(victim.job.team()).as("seed %d: %s is a teammate of %s", seed, victim.job.id, claimant.id)
                         .isEqualTo(claimant.team());
+                assertThat(victim.borrowed).as("seed %d: %s was placed within the guarantee", seed, victim.job.id)
+                        .isFalse();
                 assertThat(victim.job.queued.priority()).isLessThanOrEqualTo(claimant.queued.priority());
                 assertThat(victim.started.plus(POLICY.preemptExempt())).isBeforeOrEqualTo(at);
                 assertThat(policy.givesWay(claimant.queued.request().maxRuntime(), victim.placement(), at))
