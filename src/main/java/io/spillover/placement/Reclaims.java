@@ -183,10 +183,7 @@ final class Reclaims<I extends Comparable<I>> {
             }
             OfferingKey key = entry.offering();
             int freed = sum(victims);
-            claimedByTeam.merge(List.of(request.team(), entry.instanceType()), entry.instanceCount(), Integer::sum);
-            int held = capacity.hold(key, Math.max(0, entry.instanceCount() - freed), "job " + job.id() + " of team "
-                    + request.team() + ", for which teammates give way");
-            capacity.reserve(request.team(), entry.instanceType(), Math.max(0, entry.instanceCount() - freed));
+            int held = holdBeyondTeammates(job, key, entry.instanceCount(), freed);
             victims.forEach(this::promise);
             var comingBack = new ArrayList<String>();
             for (RunningPlacement victim : victims) {
@@ -219,11 +216,7 @@ final class Reclaims<I extends Comparable<I>> {
         if (back == 0) {
             return;
         }
-        claimedByTeam.merge(List.of(job.request().team(), claim.offering().instanceType()), claim.instances(),
-                Integer::sum);
-        int held = capacity.hold(claim.offering(), Math.max(0, claim.instances() - back), "job " + job.id()
-                + " of team " + job.request().team() + ", for which teammates give way");
-        capacity.reserve(job.request().team(), claim.offering().instanceType(), Math.max(0, claim.instances() - back));
+        int held = holdBeyondTeammates(job, claim.offering(), claim.instances(), back);
         stopping.forEach(this::promise);
         claims.put(job, new Claimed(new QueuePass.Claim(claim.entry(), claim.offering(), claim.instances(), held,
                 back, 0, stopping.stream().map(RunningPlacement::job).toList(), true), stopping, List.of(),
@@ -269,6 +262,18 @@ final class Reclaims<I extends Comparable<I>> {
             }
         }
         return chosen;
+    }
+
+    /**
+     * Books a claim on teammates in this pass: the team claims the instances, and what they do not give back is held
+     * of the free ones, its room in the team's guarantee reserved so that no teammate takes it. How many were held.
+     */
+    private int holdBeyondTeammates(QueuedRequest<I> job, OfferingKey key, int instances, int givenBack) {
+        String team = job.request().team();
+        claimedByTeam.merge(List.of(team, key.instanceType()), instances, Integer::sum);
+        int beyond = Math.max(0, instances - givenBack);
+        capacity.reserve(team, key.instanceType(), beyond);
+        return capacity.hold(key, beyond, "job " + job.id() + " of team " + team + ", for which teammates give way");
     }
 
     private String mayRun(RunningPlacement running) {
