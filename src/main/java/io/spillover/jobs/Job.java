@@ -78,6 +78,11 @@ class Job implements Persistable<UUID> {
     private int preemptions;
     /** How many instances of its current or last placement were beyond its team's guarantee when placed (V15). */
     private int borrowedInstances;
+    /**
+     * Whether its last preemption gave way to a shorter job of its own team (V18): it resumes before its team's other
+     * jobs of its priority. Cleared when it is placed again.
+     */
+    private boolean gaveWay;
     /** Since when the current attempt is being stopped (V15); null unless it is STOPPING. */
     private Instant stoppingSince;
     private String providerJobName;
@@ -192,6 +197,7 @@ class Job implements Persistable<UUID> {
                 + " (" + selected.source() + ")" + (borrowed == 0 ? "" : ", " + borrowed
                 + " of them borrowed beyond the team's quota" + (preemptible ? "; may be preempted" : "")), now);
         borrowedInstances = borrowed;
+        gaveWay = false;
         selectedIndex = selected.index();
         selectedType = selected.instanceType();
         selectedCount = selected.instanceCount();
@@ -238,13 +244,17 @@ class Job implements Persistable<UUID> {
         return transition;
     }
 
-    /** Stopped to give its instances back to their owner: when the stop is confirmed, it waits again. */
-    Transition preempting(String message, Instant now) {
+    /**
+     * Stopped to give its instances back to their owner, or ({@code forTeammate}) to a shorter job of its own team:
+     * when the stop is confirmed, it waits again.
+     */
+    Transition preempting(String message, boolean forTeammate, Instant now) {
         if (!preemptible) {
             throw new IllegalStateException("job " + name + " did not opt in to preemption");
         }
         Transition transition = move(JobStatus.STOPPING, StatusReason.PREEMPTED, message, now);
         stoppingSince = now;
+        gaveWay = forTeammate;
         return transition;
     }
 
@@ -367,6 +377,7 @@ class Job implements Persistable<UUID> {
     int lostAttempts() { return lostAttempts; }
     boolean preemptible() { return preemptible; }
     int preemptions() { return preemptions; }
+    boolean gaveWay() { return gaveWay; }
     int borrowedInstances() { return borrowedInstances; }
     String providerJobName() { return providerJobName; }
     Instant createdAt() { return createdAt; }

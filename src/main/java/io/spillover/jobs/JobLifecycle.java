@@ -101,15 +101,16 @@ public class JobLifecycle {
 
     /**
      * Preempts a job: asks its provider to stop it, with {@code grace} between the signal to end and the kill; once
-     * the provider confirms the stop the job waits again at its queue position ({@link ProviderReports}). Nothing
-     * when it is no longer starting or running. Only a job that opted in is ever preempted.
+     * the provider confirms the stop the job waits again at its queue position ({@link ProviderReports}), and, when
+     * it gave way to a shorter job of its own team ({@code forTeammate}), before its team's other jobs of its
+     * priority. Nothing when it is no longer starting or running. Only a job that opted in is ever preempted.
      */
-    public void preempt(UUID jobId, String message, Duration grace) {
+    public void preempt(UUID jobId, String message, boolean forTeammate, Duration grace) {
         changes.change(jobId, (job, now) -> {
             if (!JobStatus.MEANT_TO_RUN.contains(job.status())) {
                 return null;
             }
-            Transition preempting = job.preempting(message, now);
+            Transition preempting = job.preempting(message, forTeammate, now);
             events.publishEvent(new StopRequested(job.providerJobName(), grace));
             return preempting;
         });

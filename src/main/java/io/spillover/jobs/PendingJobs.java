@@ -68,6 +68,15 @@ public class PendingJobs {
     }
 
     /**
+     * The pending jobs that gave way to a shorter job of their own team ({@code spillover.sharing.shorter-first}): they
+     * resume before their team's other jobs of their priority, wherever they stand in the queue, so every cycle reads
+     * them. They are few: a job gives way at most once.
+     */
+    public List<UUID> gaveWay() {
+        return jdbc.sql("SELECT id FROM jobs WHERE gave_way AND status = 'PENDING'").query(UUID.class).list();
+    }
+
+    /**
      * What a cycle asks of the queue.
      *
      * @param named      jobs to read whatever they wait on (new submissions, holders, jobs whose patience ran out)
@@ -354,7 +363,7 @@ public class PendingJobs {
         List<Row> rows = jdbc.sql("""
                         SELECT j.id, j.team, j.kind, j.priority, j.created_at, j.max_runtime_seconds, j.profile_name, j.sweep_id,
                                l.evaluation_id IS NOT NULL AS evaluated, j.pending_deadline, j.preemptible,
-                               j.preemptions,
+                               j.preemptions, j.gave_way,
                                CAST(j.spec ->> 'fallbackAfterSeconds' AS bigint) AS fallback_after_seconds,
                                CAST(j.spec ->> 'expectedRuntimeSeconds' AS bigint) AS expected_runtime_seconds,
                                e.instance_type, e.instance_count, e.region, e.training_plan
@@ -372,6 +381,7 @@ public class PendingJobs {
                         seconds(rs.getObject("expected_runtime_seconds", Long.class)),
                         rs.getTimestamp("pending_deadline").toInstant(),
                         sharing.preemptible(rs.getBoolean("preemptible"), rs.getInt("preemptions")),
+                        rs.getBoolean("gave_way"),
                         new PreferenceEntry(rs.getString("instance_type"), rs.getInt("instance_count"),
                                 rs.getString("region"), rs.getString("training_plan"))))
                 .list();
@@ -382,14 +392,14 @@ public class PendingJobs {
             return new QueuedJob(first.id(), first.team(), first.kind(), first.priority(), first.createdAt(),
                     new PreferenceList(jobRows.stream().map(Row::entry).toList()), first.fallbackAfter(),
                     first.maxRuntime(), first.hint(), first.pendingDeadline(), first.profile(), first.sweep(),
-                    first.evaluated(), first.preemptible());
+                    first.evaluated(), first.preemptible(), first.gaveWay());
         }).toList();
     }
 
     /** One job and one of its entries, as the query returns them. */
     private record Row(UUID id, String team, JobKind kind, int priority, Instant createdAt, String profile,
                        UUID sweep, boolean evaluated, Duration fallbackAfter, Duration maxRuntime, Duration hint,
-                       Instant pendingDeadline, boolean preemptible, PreferenceEntry entry) {
+                       Instant pendingDeadline, boolean preemptible, boolean gaveWay, PreferenceEntry entry) {
     }
 
     private static Duration seconds(Long seconds) {

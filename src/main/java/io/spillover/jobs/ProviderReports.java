@@ -84,13 +84,15 @@ public class ProviderReports {
     /**
      * A preempted attempt has ended: its instances go back (to the team that reclaimed them: the scheduler's next
      * cycle, woken by one event for the job, the offering and its team, places the reclaiming job first), and the job
-     * waits again at its queue position, to resume from its checkpoint as a new attempt.
+     * waits again at its queue position (before its team's other jobs of its priority when it gave way to a teammate),
+     * to resume from its checkpoint as a new attempt.
      */
     private Transition requeuePreempted(Job job, String how, Instant now) {
         OfferingKey offering = capacity.release(job, false);
         Transition requeued = job.requeuePreempted("preempted: attempt " + job.attempt() + " " + how
-                + "; waiting again at its queue position, to resume from its checkpoint (preemption "
-                + (job.preemptions() + 1) + ")", now);
+                + (job.gaveWay() ? "; it gave way to a shorter job of its team and waits again before the team's other"
+                + " jobs of its priority" : "; waiting again at its queue position")
+                + ", to resume from its checkpoint (preemption " + (job.preemptions() + 1) + ")", now);
         events.publishEvent(new RequeuedAfterPreemption(job.id(), job.team(), offering));
         return requeued;
     }

@@ -20,14 +20,17 @@ import java.util.UUID;
  * @param evaluated       whether a cycle has evaluated it before: the first is its submission's
  * @param preemptible     whether it may be preempted if it borrows: it opted in, with a checkpoint, and was not yet
  *                        preempted as often as {@code spillover.sharing.max-preemptions} allows
+ * @param gaveWay         whether its last attempt was stopped for a shorter job of its own team: it resumes first
+ *                        ({@link QueuedRequest#gaveWay})
  */
 public record QueuedJob(UUID id, String team, JobKind kind, int priority, Instant createdAt,
                         PreferenceList preferences, Duration fallbackAfter, Duration maxRuntime, Duration hint,
-                        Instant pendingDeadline, String profile, UUID sweep, boolean evaluated, boolean preemptible) {
+                        Instant pendingDeadline, String profile, UUID sweep, boolean evaluated, boolean preemptible,
+                        boolean gaveWay) {
 
     /** @param expectedRuntime what the scheduler expects of its run (see {@code FairShares}), null for nothing */
     public QueuedRequest<UUID> queued(Duration expectedRuntime) {
         return new QueuedRequest<>(id, new PlacementRequest(team, kind, preferences, maxRuntime, preemptible), priority,
-                createdAt, fallbackAfter, expectedRuntime);
+                createdAt, fallbackAfter, expectedRuntime, gaveWay);
     }
 }

@@ -31,7 +31,8 @@ import java.util.stream.Collectors;
  *       before every job that fits within its guarantee has its turn.</li>
  *   <li><b>Turns.</b> In a round, teams take turns by fair-share standing (lowest first) when
  *       {@link QueuePolicy#fairShare} is on, else all jobs go by rank; within a team, jobs go by rank: priority,
- *       then with {@link QueuePolicy#shortestFirst} the highest response ratio, then queue order.</li>
+ *       then a job that gave way to a teammate ({@link QueuedRequest#gaveWay}), then with
+ *       {@link QueuePolicy#shortestFirst} the highest response ratio, then queue order.</li>
  *   <li><b>Patience.</b> A job takes its on-demand entry {@code i} only after waiting its patience
  *       ({@link QueuedRequest#fallbackAfter}, else the policy's) once for each earlier entry worth waiting
  *       for; the outcome says when the next entry opens, so the caller can evaluate the job again then.</li>
@@ -62,8 +63,9 @@ import java.util.stream.Collectors;
  *       waiting that claims nothing, best rank first, claims its first entry whose offering its own team's longer
  *       preemptible jobs hold: the fewest of them (placed within the guarantee, of no higher priority, past their
  *       minimum run, that may still run the policy's ratio times the job's maximum run time) are preempted, so that
- *       the entry fits within the team's guarantee once they are back. The claim carries over as a lender's does, so
- *       a stopped teammate, requeued at its place, cannot take back what it gave way for. No other team gives
+ *       the entry fits within the team's guarantee once they are back; a job preempted before never gives way. The
+ *       claim carries over as a lender's does, so a stopped teammate, requeued at its place, cannot take back what it
+ *       gave way for; after that it goes before its team's other jobs of its priority (step 3). No other team gives
  *       anything.</li>
  * </ol>
  *
@@ -237,8 +239,9 @@ public final class QueuePass {
         private final Instant now;
         private final List<QueuedRequest<I>> sorted;
         /**
-         * Which job goes first where fair share does not decide: priority, then (shortest first) the response
-         * ratio, then queue order; a strict-FIFO team keeps queue order among its own jobs.
+         * Which job goes first where fair share does not decide: priority, then a job that gave way to a teammate,
+         * then (shortest first) the response ratio, then queue order; a strict-FIFO team keeps queue order among its
+         * own jobs.
          */
         private final Comparator<QueuedRequest<I>> rank;
         private final Map<String, Line> lines = new LinkedHashMap<>();
@@ -267,11 +270,12 @@ public final class QueuePass {
             this.shares = shares;
             this.now = now;
             this.sorted = queue.stream().sorted(order).toList();
+            Comparator<QueuedRequest<I>> resumesFirst = Comparator.<QueuedRequest<I>>comparingInt(
+                    QueuedRequest::priority).reversed().thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder());
             this.rank = policy.shortestFirst()
-                    ? Comparator.<QueuedRequest<I>>comparingInt(QueuedRequest::priority).reversed()
-                            .thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
+                    ? resumesFirst.thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
                             .thenComparing(order)
-                    : order;
+                    : resumesFirst.thenComparing(order);
             for (QueuedRequest<I> job : sorted) {
                 lines.computeIfAbsent(job.request().team(), Line::new).jobs.add(job);
             }

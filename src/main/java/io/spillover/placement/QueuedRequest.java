@@ -14,11 +14,13 @@ import java.util.UUID;
  *                      or null for the platform's
  * @param expectedRuntime how long the job is expected to run, from what is known before it runs (its own hint,
  *                        its maximum run time, its team's history), or null when nothing is known
+ * @param gaveWay       whether its last attempt was stopped for a shorter job of its own team
+ *                      ({@link SharingPolicy#shorterFirst}): it resumes before the team's other jobs of its priority
  * @param <I> how the caller identifies jobs
  */
 public record QueuedRequest<I extends Comparable<I>>(I id, PlacementRequest request, int priority,
                                                      Instant submittedAt, Duration fallbackAfter,
-                                                     Duration expectedRuntime) {
+                                                     Duration expectedRuntime, boolean gaveWay) {
 
     public QueuedRequest {
         Objects.requireNonNull(id, "id");
@@ -30,6 +32,11 @@ public record QueuedRequest<I extends Comparable<I>>(I id, PlacementRequest requ
         if (expectedRuntime != null && (expectedRuntime.isNegative() || expectedRuntime.isZero())) {
             throw new IllegalArgumentException("expectedRuntime must be positive");
         }
+    }
+
+    public QueuedRequest(I id, PlacementRequest request, int priority, Instant submittedAt, Duration fallbackAfter,
+                         Duration expectedRuntime) {
+        this(id, request, priority, submittedAt, fallbackAfter, expectedRuntime, false);
     }
 
     public QueuedRequest(I id, PlacementRequest request, int priority, Instant submittedAt) {

@@ -31,7 +31,10 @@ import java.util.Objects;
  *                      their minimum run, that may still run at least this many times its own maximum run time, so
  *                      that a team's short jobs do not wait hours behind its own long ones (in-team preemption, as
  *                      AWS Batch's in-share preemption, by run length rather than priority). The team stays within
- *                      its guarantee: the job takes what its teammates give back
+ *                      its guarantee: the job takes what its teammates give back. A job gives way at most once (one
+ *                      preempted before, for any reason, never does), and resumes before its team's other jobs of its
+ *                      priority ({@link QueuedRequest#gaveWay}): it pays about the short job's run, not a place at the
+ *                      back of a shortest-first queue
  */
 public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration preemptExempt, Duration grace,
                             Duration cycle, WhenCanBorrow whenCanBorrow, double shorterFirst) {
@@ -83,10 +86,11 @@ public record SharingPolicy(boolean enabled, Duration borrowHorizon, Duration pr
     /**
      * Whether a running job of the waiting job's team is long enough to give way to it under {@link #shorterFirst}:
      * what it may still run (its maximum run time's end; for ever without one) is at least the ratio times the
-     * waiting job's maximum run time. Never when it is off or the waiting job declares no maximum run time.
+     * waiting job's maximum run time. Never when it is off, when the waiting job declares no maximum run time, or
+     * when the running job was preempted before: a job gives way at most once.
      */
     public boolean givesWay(Duration waitingMaxRuntime, RunningPlacement running, Instant now) {
-        if (shorterFirst == 0 || waitingMaxRuntime == null) {
+        if (shorterFirst == 0 || waitingMaxRuntime == null || running.preemptions() > 0) {
             return false;
         }
         if (running.maxRuntime() == null) {

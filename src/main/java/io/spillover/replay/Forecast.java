@@ -845,7 +845,7 @@ public final class Forecast {
             Duration run = !ranked ? null : expected.computeIfAbsent(Arrays.asList(runs.maxRuntime(), runs.hint(),
                     runs.sweep(), runs.typical()), k -> runs.expected(known(runs.sweep(), t)));
             fed.add(new QueuedRequest<>(job.request.id(), job.request.request(), job.request.priority(),
-                    job.request.submittedAt(), job.request.fallbackAfter(), run));
+                    job.request.submittedAt(), job.request.fallbackAfter(), run, job.request.gaveWay()));
             byId.put(job.request.id(), job);
         }
 

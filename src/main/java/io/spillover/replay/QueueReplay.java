@@ -161,6 +161,7 @@ public final class QueueReplay {
         var reclaimDelays = new ArrayList<Long>();
         var preemptibleDelays = new ArrayList<Long>();
         var awaitedBounded = new HashSet<String>();
+        var gaveWayTo = new HashSet<String>();
         long preemptions = 0;
         long borrowedStarts = 0;
         var runs = new ArrayList<JobRun>(jobs.size());
@@ -213,12 +214,18 @@ public final class QueueReplay {
                         now - ended.startSeconds() - saved));
                 history.stopped(job);
                 QueuedRequest<String> queued = queuedOf.get(job.id());
+                boolean gaveWay = gaveWayTo.remove(job.id());
+                if (gaveWay != queued.gaveWay()) {
+                    queued = new QueuedRequest<>(queued.id(), queued.request(), queued.priority(),
+                            queued.submittedAt(), queued.fallbackAfter(), queued.expectedRuntime(), gaveWay);
+                    queuedOf.put(job.id(), queued);
+                }
                 if (state.stopped.size() >= lending.maxPreemptions() && queued.request().preemptible()) {
                     // preempted as often as it may be: no longer preemptible, it borrows only within the horizon
                     queued = new QueuedRequest<>(queued.id(), new PlacementRequest(queued.request().team(),
                             queued.request().kind(), queued.request().preferences(), queued.request().maxRuntime(),
                             false), queued.priority(), queued.submittedAt(), queued.fallbackAfter(),
-                            queued.expectedRuntime());
+                            queued.expectedRuntime(), queued.gaveWay());
                     queuedOf.put(job.id(), queued);
                 }
                 pending.put(queued, job);
@@ -277,7 +284,7 @@ public final class QueueReplay {
                 asQueued.put(job.id(), job);
                 candidates.add(new QueuedRequest<>(job.id(), job.request(), job.priority(), job.submittedAt(),
                         job.fallbackAfter(), expected(knowledge, pending.get(job), job.request().maxRuntime(), history,
-                        now)));
+                        now), job.gaveWay()));
             }
             QueuePass.Result<String> result = pass.decide(candidates, snapshot,
                     ledger.shares(at, rules.shareHalfLife()), at, lastClaims);
@@ -350,6 +357,10 @@ public final class QueueReplay {
                 Running stopping = victim.stoppedAt(now, grace);
                 running.add(stopping);
                 runningOf.put(victim.job().id(), stopping);
+                QueuePass.Claim claim = result.claims().get(preemption.forJob());
+                if (claim != null && claim.withinTeam()) {
+                    gaveWayTo.add(victim.job().id());
+                }
                 preemptions++;
             }
             if (observer != null) {

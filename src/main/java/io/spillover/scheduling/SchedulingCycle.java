@@ -176,7 +176,7 @@ class SchedulingCycle {
         }
         lifecycle.recordWaiting(waiting, decidedAt);
         readOnWhereLinesMoved(result, snapshot);
-        result.preemptions().forEach(this::preempt);
+        result.preemptions().forEach(preemption -> preempt(preemption, result.claims().get(preemption.forJob())));
         return true;
     }
 
@@ -185,10 +185,11 @@ class SchedulingCycle {
      * the provider's stop), and when the provider confirms, it waits again at its queue position while its instances
      * go to the claiming job, whose claim the next cycles keep.
      */
-    private void preempt(QueuePass.Preemption<UUID> preemption) {
+    private void preempt(QueuePass.Preemption<UUID> preemption, QueuePass.Claim claim) {
         UUID victim = UUID.fromString(preemption.victim().job());
         try {
-            lifecycle.preempt(victim, preemption.reason(), sharing.preemptionGrace());
+            lifecycle.preempt(victim, preemption.reason(), claim != null && claim.withinTeam(),
+                    sharing.preemptionGrace());
         } catch (RuntimeException e) {
             log.error("Could not preempt job {} for job {}; the claim stands and the next cycle decides again",
                     victim, preemption.forJob(), e);
@@ -255,9 +256,9 @@ class SchedulingCycle {
      * (every team for an offering whose capacity grew, the scope's teams for every free offering), the team's first
      * jobs in queue order that could fit there, and {@link SchedulingProperties#lookAhead} more for the policy to
      * choose among (a window; {@link PendingJobs#heads}); plus the named jobs (new submissions, holders, jobs whose
-     * patience ran out, jobs never evaluated) and the head of every strict-FIFO team among them (its first job holds
-     * its later ones back). A release so costs what it could start, not the length of the queue: a job deeper in a
-     * line is read when the jobs ahead of it start ({@link #readOn}) or leave.
+     * patience ran out, jobs never evaluated, jobs that gave way to a teammate) and the head of every strict-FIFO team
+     * among them (its first job holds its later ones back). A release so costs what it could start, not the length of
+     * the queue: a job deeper in a line is read when the jobs ahead of it start ({@link #readOn}) or leave.
      *
      * <p>Of what was read, the pass sees the named jobs, strict-FIFO teams' jobs, the jobs of several instances old
      * enough to hold what frees, and the others only if they {@link Capacity#anyEntryCouldFit could fit}. A job that
@@ -287,6 +288,9 @@ class SchedulingCycle {
         });
         Collection<TypeInRegion> everyTeam;
         Collection<String> teams;
+        if (shorterFirst) {
+            named.addAll(queue.gaveWay()); // they resume first, wherever they stand in the queue
+        }
         if (scope.everything()) {
             named.addAll(queue.unevaluated(NAMED_PER_CYCLE));
             everyTeam = free.keySet();

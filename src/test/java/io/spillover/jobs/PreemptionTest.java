@@ -54,7 +54,7 @@ class PreemptionTest extends ApiTest {
         JsonNode running = awaitStatus(team, "resumable", "RUNNING");
         awaitLog("resumable", "started in");
 
-        lifecycle.preempt(id(running), "reclaimed by a test", GRACE);
+        lifecycle.preempt(id(running), "reclaimed by a test", false, GRACE);
 
         JsonNode done = awaitStatus(team, "resumable", "COMPLETED");
         assertThat(done.get("attempt").asInt()).isEqualTo(2);
@@ -81,7 +81,7 @@ class PreemptionTest extends ApiTest {
         submit(team, resumable("stopped"));
         JsonNode running = awaitStatus(team, "stopped", "RUNNING");
         awaitLog("stopped", "started in");
-        lifecycle.preempt(id(running), "reclaimed by a test", GRACE);
+        lifecycle.preempt(id(running), "reclaimed by a test", false, GRACE);
         awaitStatus(team, "stopped", "STOPPING");
 
         JsonNode stopping = expect(api.post("/api/v1/teams/" + team + "/jobs/stopped/stop", Map.of()), 200).json();
@@ -99,7 +99,7 @@ class PreemptionTest extends ApiTest {
         submit(team, body);
         JsonNode running = awaitStatus(team, "steady", "RUNNING");
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> lifecycle.preempt(id(running), "no", GRACE))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> lifecycle.preempt(id(running), "no", false, GRACE))
                 .hasMessageContaining("did not opt in to preemption");
 
         assertThat(describe(team, "steady").get("status").asString()).isEqualTo("RUNNING");

@@ -3,6 +3,7 @@ package io.spillover.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.spillover.support.ApiTest;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * In-team preemption on the running service ({@code spillover.sharing.shorter-first}, off by default, 4 here): a
  * team's short job that fits nowhere stops the team's own long preemptible job, which gets SIGTERM, waits again at
- * its place and resumes from its checkpoint once the short job has ended; no other team is touched.
+ * its place and resumes from its checkpoint once the short job has ended, before a shorter teammate that came since;
+ * no other team is touched.
  */
 @TestPropertySource(properties = "spillover.sharing.shorter-first=4")
 class ShorterFirstEndToEndTest extends ApiTest {
@@ -41,6 +43,9 @@ class ShorterFirstEndToEndTest extends ApiTest {
         JsonNode preempted = describe(team, "week");
         assertThat(preempted.get("status").asString()).isEqualTo("PENDING");
         assertThat(preempted.get("preemptions").asInt()).isEqualTo(1);
+        assertThat(preempted.get("statusMessage").asString()).isEqualTo("preempted: attempt 1 stopped (stopped); it gave"
+                + " way to a shorter job of its team and waits again before the team's other jobs of its priority, to"
+                + " resume from its checkpoint (preemption 1)");
         JsonNode stopping = preempted.get("transitions").valueStream()
                 .filter(t -> t.get("to").asString().equals("STOPPING")).findFirst().orElseThrow();
         assertThat(stopping.get("reason").asString()).isEqualTo("PREEMPTED");
@@ -51,13 +56,28 @@ class ShorterFirstEndToEndTest extends ApiTest {
                 .anyMatch(reason -> reason.contains("preempting job " + week.get("id").asString() + " of this team"));
         assertThat(describe(other, "stranger").get("status").asString()).isEqualTo("PENDING");
 
+        // a shorter teammate, which shortest-first would start first: the job that gave way resumes before it
+        var quick = job("quick", entry(G5, 2));
+        quick.put("maxRuntimeInSeconds", 600);
+        submit(team, quick);
         expect(api.post("/api/v1/teams/" + other + "/jobs/stranger/stop", Map.of()), 200);
         expect(api.post("/api/v1/teams/" + team + "/jobs/eval/stop", Map.of()), 200);
 
         JsonNode resumed = awaitStatus(team, "week", "COMPLETED");
         assertThat(resumed.get("attempt").asInt()).isEqualTo(2);
+        assertThat(resumed.get("preemptions").asInt()).isEqualTo(1);
+        Instant weekEnded = Instant.parse(at(resumed, "COMPLETED"));
+        assertThat(describe(team, "quick").get("transitions").valueStream()
+                .filter(t -> t.get("to").asString().equals("STARTING"))
+                .map(t -> Instant.parse(t.get("at").asString())))
+                .allMatch(started -> !started.isBefore(weekEnded)); // pending, or started on what week gave back
         assertThat(expect(api.get("/api/v1/teams/" + team + "/jobs/week/logs"), 200).text())
                 .contains("SIGTERM in ").contains("resumed in ").contains("from step-7");
+    }
+
+    private static String at(JsonNode job, String status) {
+        return job.get("transitions").valueStream().filter(t -> t.get("to").asString().equals(status))
+                .reduce((first, last) -> last).orElseThrow().get("at").asString();
     }
 
     private static Map<String, Object> resumable(String name, int count, int maxRuntimeSeconds) {

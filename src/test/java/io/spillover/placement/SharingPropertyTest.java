@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       claiming job needs, and one within its minimum run only when its team's placements there past theirs would
  *       not cover the need instead; with in-team preemption on, a job's own teammates give way only when they are
  *       preemptible, placed within the guarantee, of no higher priority, past their minimum run and long enough,
- *       and the lender's bound still holds;</li>
+ *       never a second time, and go first in their team once requeued, and the lender's bound still holds;</li>
  *   <li>a preempted job does not take back the offering it was preempted from while the job it made room for still
  *       waits for it;</li>
  *   <li>every claim is covered (what is held, coming back and awaited is at least what its job needs), and a claim
@@ -114,7 +114,7 @@ class SharingPropertyTest {
     /** A job of the simulation: what it asks, how long it runs, what it has done. */
     private static final class Job {
         final String id;
-        final QueuedRequest<String> queued;
+        QueuedRequest<String> queued;
         final long runSeconds;
         long workLeft;
         int preemptions;
@@ -157,6 +157,8 @@ class SharingPropertyTest {
         private final Map<String, Long> coveredSince = new HashMap<>();
         /** Per preempted job, the offering it gave back and the job it gave it to. */
         private final Map<String, Map.Entry<OfferingKey, String>> reclaimedFrom = new HashMap<>();
+        /** The jobs being stopped for a teammate: requeued, they go first in their team. */
+        private final Set<String> gaveWayTo = new HashSet<>();
         private final List<String> log = new ArrayList<>();
         private Map<String, QueuePass.Claim> claims = Map.of();
         private int submitted;
@@ -240,6 +242,10 @@ class SharingPropertyTest {
                 if (run.preemptedAt != null && run.endsAt < run.naturalEnd) {
                     run.job.workLeft = Math.max(1, run.job.workLeft - (now - secondsOf(run.started)) / 2);
                     run.job.preemptions++;
+                    QueuedRequest<String> q = run.job.queued;
+                    // one that gave way to a teammate goes before its team's other jobs of its priority
+                    run.job.queued = new QueuedRequest<>(q.id(), q.request(), q.priority(), q.submittedAt(),
+                            q.fallbackAfter(), q.expectedRuntime(), gaveWayTo.remove(run.job.id));
                     waiting.put(run.job.id, run.job);
                     log.add(now + " stopped " + run.job.id + ", requeued");
                 } else {
@@ -279,6 +285,9 @@ class SharingPropertyTest {
                 running.put(victim.job.id, new Run(victim.job, victim.entry, victim.started, victim.borrowed,
                         Math.min(victim.endsAt, now + POLICY.grace().toSeconds()), victim.naturalEnd, at));
                 reclaimedFrom.put(victim.job.id, Map.entry(victim.entry.offering(), preemption.forJob()));
+                if (result.claims().get(preemption.forJob()).withinTeam()) {
+                    gaveWayTo.add(victim.job.id);
+                }
                 preemptions++;
                 log.add(now + " preempt " + victim.job.id + " for " + preemption.forJob());
             }
@@ -370,6 +379,8 @@ class SharingPropertyTest {
                         .isFalse();
                 assertThat(victim.job.queued.priority()).isLessThanOrEqualTo(claimant.queued.priority());
                 assertThat(victim.started.plus(POLICY.preemptExempt())).isBeforeOrEqualTo(at);
+                assertThat(victim.job.preemptions).as("seed %d: %s gives way at most once", seed, victim.job.id)
+                        .isZero();
                 assertThat(policy.givesWay(claimant.queued.request().maxRuntime(), victim.placement(), at))
                         .as("seed %d: %s may run %d times as long as %s", seed, victim.job.id,
                                 (long) policy.shorterFirst(), claimant.id).isTrue();

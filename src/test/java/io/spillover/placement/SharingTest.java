@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -489,6 +490,35 @@ class SharingTest {
                 List.of("long"), true));
         assertThat(selections(after)).containsExactly("other:-", "long:-", "eval:0");
         assertThat(after.preemptions()).isEmpty();
+    }
+
+    @Test
+    void aJobThatGaveWayResumesBeforeItsShorterTeammatesAndNeverGivesWayAgain() {
+        // eval runs on what "long" gave back; 2 more are free in vision's guarantee, and a shorter teammate that has
+        // waited four times its expected run would go first by response ratio
+        Supplier<Capacity> capacity = () -> fleet(4, 0).p4dInUse(2).team(lender("vision", 4, 2))
+                .running(ofTeam("eval", "vision", 2, false, 0, -600, Duration.ofHours(1)))
+                .capacity();
+        var quick = new QueuedRequest<>("quick", bounded("vision", Duration.ofMinutes(20), p4d(2)), 0,
+                NOW.minusSeconds(1800), null, Duration.ofMinutes(10));
+        var requeued = new QueuedRequest<>("long", preemptible("vision", p4d(2)), 0, NOW.minusSeconds(9000), null,
+                Duration.ofHours(20));
+        var gaveWay = new QueuedRequest<>("long", preemptible("vision", p4d(2)), 0, NOW.minusSeconds(9000), null,
+                Duration.ofHours(20), true);
+
+        assertThat(selections(shorterFirst().decide(List.of(requeued, quick), capacity.get(), Map.of(), NOW)))
+                .containsExactly("long:-", "quick:0");
+        assertThat(selections(shorterFirst().decide(List.of(gaveWay, quick), capacity.get(), Map.of(), NOW)))
+                .containsExactly("long:0", "quick:-");
+
+        // running again, it was preempted once: a short teammate waits for it as for any job
+        Capacity resumed = fleet(2, 0).p4dInUse(2).team(lender("vision", 2, 2))
+                .running(new RunningPlacement("long", "vision", P4D_EAST, 2, 0, NOW.minusSeconds(7200), false, true,
+                        Duration.ofDays(1), 1, null))
+                .capacity();
+        var eval = queued("eval-2", bounded("vision", Duration.ofHours(1), p4d(2)), -60);
+
+        assertThat(shorterFirst().decide(List.of(eval), resumed, Map.of(), NOW).preemptions()).isEmpty();
     }
 
     // --- helpers
