@@ -257,9 +257,13 @@ public final class QueueReplay {
             while (!revisits.isEmpty() && revisits.peek().atSeconds() == now) {
                 Revisit due = revisits.poll();
                 scheduled.remove(due.job().id(), now);
+                // pending finds a job by its queue position, not by its request, which changes when a preempted job
+                // is requeued: a revisit due since concerns the request as it waits now (else the pass would see
+                // the job twice, and start the one that no longer waits)
                 if (pending.containsKey(due.job())) {
-                    concerned.add(due.job());
-                    revisit(pass, revisits, due.job(), due.rank(), ledger.snapshot(), at);
+                    QueuedRequest<String> waiting = queuedOf.get(due.job().id());
+                    concerned.add(waiting);
+                    revisit(pass, revisits, waiting, due.rank(), ledger.snapshot(), at);
                     events++;
                 }
             }
@@ -267,7 +271,7 @@ public final class QueueReplay {
                 concerned.addAll(pending.keySet());
             }
             concerned.addAll(holders);
-            claimants.stream().filter(pending::containsKey).forEach(concerned::add);
+            claimants.stream().filter(pending::containsKey).map(job -> queuedOf.get(job.id())).forEach(concerned::add);
             if (rules.reserveAfter() != null) {
                 severalInstances.stream().filter(j -> !j.submittedAt().plus(rules.reserveAfter()).isAfter(at))
                         .forEach(concerned::add);
