@@ -285,7 +285,9 @@ public final class QueueReplay {
             var asQueued = new HashMap<String, QueuedRequest<String>>();
             var candidates = new ArrayList<QueuedRequest<String>>(considered.size());
             for (QueuedRequest<String> job : considered) {
-                asQueued.put(job.id(), job);
+                if (asQueued.put(job.id(), job) != null) {
+                    throw new IllegalStateException("the pass would see job " + job.id() + " twice");
+                }
                 candidates.add(new QueuedRequest<>(job.id(), job.request(), job.priority(), job.submittedAt(),
                         job.fallbackAfter(), expected(knowledge, pending.get(job), job.request().maxRuntime(), history,
                         now), job.gaveWay()));
