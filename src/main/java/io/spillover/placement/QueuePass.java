@@ -270,12 +270,12 @@ public final class QueuePass {
             this.shares = shares;
             this.now = now;
             this.sorted = queue.stream().sorted(order).toList();
-            Comparator<QueuedRequest<I>> resumesFirst = Comparator.<QueuedRequest<I>>comparingInt(
+            Comparator<QueuedRequest<I>> priorityThenGaveWay = Comparator.<QueuedRequest<I>>comparingInt(
                     QueuedRequest::priority).reversed().thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder());
             this.rank = policy.shortestFirst()
-                    ? resumesFirst.thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
+                    ? priorityThenGaveWay.thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
                             .thenComparing(order)
-                    : resumesFirst.thenComparing(order);
+                    : priorityThenGaveWay.thenComparing(order);
             for (QueuedRequest<I> job : sorted) {
                 lines.computeIfAbsent(job.request().team(), Line::new).jobs.add(job);
             }

@@ -117,7 +117,7 @@ class SharingReplayTest {
     @Test
     void withShorterFirstALongJobGivesWayToItsShortTeammateAndResumesFromItsCheckpointOnItsOtherEntry() {
         // l (preemptible: it runs over 10,000 s) starts on p5 when x ends; s, its teammate of at most 1 h, fits nowhere
-        // at 1,200 and l may run 56 h more: l is stopped after the grace, and resumes at once on its g5 entry
+        // at 2,500 and l may run 55 h more: l is stopped after the grace, and resumes at once on its g5 entry
         Fleet fleet = new Fleet(Fixtures.CATALOG, Map.of(OfferingKey.onDemand(Fixtures.EAST, P5), 2,
                 OfferingKey.onDemand(Fixtures.EAST, Fixtures.G5), 2), List.of(), Map.of(),
                 TeamRules.quota(Map.of(P5, 2, Fixtures.G5, 2)).withSharing(SharingStrategy.LEND_AND_BORROW,
@@ -125,7 +125,7 @@ class SharingReplayTest {
         var jobs = List.of(
                 Fixtures.listed("x", "v", 0, 0, 500, Fixtures.onDemand(P5, 2)),
                 Fixtures.listed("l", "v", 10, 0, 100_000, Fixtures.onDemand(P5, 2), Fixtures.onDemand(Fixtures.G5, 2)),
-                Fixtures.listed("s", "v", 1_200, 0, 1_000, Fixtures.onDemand(P5, 2)));
+                Fixtures.listed("s", "v", 2_500, 0, 1_000, Fixtures.onDemand(P5, 2)));
         Lending longOnes = new Lending(SharingPolicy.DEFAULT.withShorterFirst(SharingPolicy.SHORTER_FIRST_RATIO),
                 SharingStrategy.LEND_AND_BORROW, BorrowLimit.UNLIMITED, 0, 10_000L, true, 1800, 300, 3, 1);
         var policy = new Policy.Queued("shorter-first", "in-team preemption", QueuePolicy.DEFAULT,
@@ -133,13 +133,13 @@ class SharingReplayTest {
 
         PolicyRun run = new QueueReplay(fleet, false).run(policy, jobs);
 
-        assertThat(Fixtures.starts(run)).containsExactly("l:1320:" + Fixtures.G5 + ":on-demand",
-                "s:1320:" + P5 + ":on-demand", "x:0:" + P5 + ":on-demand");
+        assertThat(Fixtures.starts(run)).containsExactly("l:2620:" + Fixtures.G5 + ":on-demand",
+                "s:2620:" + P5 + ":on-demand", "x:0:" + P5 + ":on-demand");
         JobRun l = run.runs().stream().filter(r -> r.job().id().equals("l")).findFirst().orElseThrow();
-        assertThat(l.preempted()).containsExactly(new JobRun.Attempt(500, 1_320, Fixtures.onDemand(P5, 2), false,
-                820)); // no checkpoint yet: all 820 s lost
+        assertThat(l.preempted()).containsExactly(new JobRun.Attempt(500, 2_620, Fixtures.onDemand(P5, 2), false,
+                320)); // 2,120 s run, the checkpoint at 1,800 s kept: 320 s lost
         assertThat(l.restartSeconds()).isEqualTo(300);
-        assertThat(l.endSeconds()).isEqualTo(1_320 + 300 + 100_000);
+        assertThat(l.endSeconds()).isEqualTo(2_620 + 300 + 100_000 - 1_800);
         assertThat(run.reclaims().preemptions()).isEqualTo(1);
     }
 }
