@@ -271,7 +271,8 @@ public final class QueuePass {
             this.now = now;
             this.sorted = queue.stream().sorted(order).toList();
             Comparator<QueuedRequest<I>> priorityThenGaveWay = Comparator.<QueuedRequest<I>>comparingInt(
-                    QueuedRequest::priority).reversed().thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder());
+                    QueuedRequest::priority).reversed()
+                    .thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder());
             this.rank = policy.shortestFirst()
                     ? priorityThenGaveWay.thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
                             .thenComparing(order)
