@@ -33,4 +33,9 @@ public record PlacementRequest(String team, JobKind kind, PreferenceList prefere
     public PlacementRequest withPreferences(PreferenceList other) {
         return new PlacementRequest(team, kind, other, maxRuntime, preemptible);
     }
+
+    /** The same job, preemptible or not. */
+    public PlacementRequest withPreemptible(boolean value) {
+        return new PlacementRequest(team, kind, preferences, maxRuntime, value);
+    }
 }

@@ -43,6 +43,21 @@ public record QueuedRequest<I extends Comparable<I>>(I id, PlacementRequest requ
         this(id, request, priority, submittedAt, null, null);
     }
 
+    /** The same job asking with another request (its list, maximum run time or preemptibility changed). */
+    public QueuedRequest<I> withRequest(PlacementRequest other) {
+        return new QueuedRequest<>(id, other, priority, submittedAt, fallbackAfter, expectedRuntime, gaveWay);
+    }
+
+    /** The same job expected to run this long (null: nothing is known). */
+    public QueuedRequest<I> withExpectedRuntime(Duration expected) {
+        return new QueuedRequest<>(id, request, priority, submittedAt, fallbackAfter, expected, gaveWay);
+    }
+
+    /** The same job, marked as having given way to a teammate or not. */
+    public QueuedRequest<I> withGaveWay(boolean value) {
+        return new QueuedRequest<>(id, request, priority, submittedAt, fallbackAfter, expectedRuntime, value);
+    }
+
     /**
      * The order in which pending jobs are served, the one definition of it: priority, higher first, then
      * submission time, then id. Ids compare as PostgreSQL compares them: UUIDs as unsigned bytes (Java's own

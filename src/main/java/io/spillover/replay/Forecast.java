@@ -844,8 +844,7 @@ public final class Forecast {
             Runs runs = job.runs();
             Duration run = !ranked ? null : expected.computeIfAbsent(Arrays.asList(runs.maxRuntime(), runs.hint(),
                     runs.sweep(), runs.typical()), k -> runs.expected(known(runs.sweep(), t)));
-            fed.add(new QueuedRequest<>(job.request.id(), job.request.request(), job.request.priority(),
-                    job.request.submittedAt(), job.request.fallbackAfter(), run, job.request.gaveWay()));
+            fed.add(job.request.withExpectedRuntime(run));
             byId.put(job.request.id(), job);
         }
 

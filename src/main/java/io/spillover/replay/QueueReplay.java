@@ -3,7 +3,6 @@ package io.spillover.replay;
 import io.spillover.placement.Capacity;
 import io.spillover.placement.Decision;
 import io.spillover.placement.EntryVerdict;
-import io.spillover.placement.PlacementRequest;
 import io.spillover.placement.Placement;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.QueuePass;
@@ -216,16 +215,12 @@ public final class QueueReplay {
                 QueuedRequest<String> queued = queuedOf.get(job.id());
                 boolean gaveWay = gaveWayTo.remove(job.id());
                 if (gaveWay != queued.gaveWay()) {
-                    queued = new QueuedRequest<>(queued.id(), queued.request(), queued.priority(),
-                            queued.submittedAt(), queued.fallbackAfter(), queued.expectedRuntime(), gaveWay);
+                    queued = queued.withGaveWay(gaveWay);
                     queuedOf.put(job.id(), queued);
                 }
                 if (state.stopped.size() >= lending.maxPreemptions() && queued.request().preemptible()) {
                     // preempted as often as it may be: no longer preemptible, it borrows only within the horizon
-                    queued = new QueuedRequest<>(queued.id(), new PlacementRequest(queued.request().team(),
-                            queued.request().kind(), queued.request().preferences(), queued.request().maxRuntime(),
-                            false), queued.priority(), queued.submittedAt(), queued.fallbackAfter(),
-                            queued.expectedRuntime(), queued.gaveWay());
+                    queued = queued.withRequest(queued.request().withPreemptible(false));
                     queuedOf.put(job.id(), queued);
                 }
                 pending.put(queued, job);
@@ -241,9 +236,7 @@ public final class QueueReplay {
                 history.submitted(job);
                 QueuedRequest<String> asSubmitted = job.queued(job.preferences(policy));
                 QueuedRequest<String> queued = sharing || lending.declaresMaxRuntime()
-                        ? new QueuedRequest<>(asSubmitted.id(), lending.terms(job, asSubmitted.request()),
-                        asSubmitted.priority(), asSubmitted.submittedAt(), asSubmitted.fallbackAfter(),
-                        asSubmitted.expectedRuntime()) : asSubmitted;
+                        ? asSubmitted.withRequest(lending.terms(job, asSubmitted.request())) : asSubmitted;
                 queuedOf.put(job.id(), queued);
                 pending.put(queued, job);
                 plans.waiting(queued.request().preferences().entries(), 1);
@@ -288,9 +281,8 @@ public final class QueueReplay {
                 if (asQueued.put(job.id(), job) != null) {
                     throw new IllegalStateException("the pass would see job " + job.id() + " twice");
                 }
-                candidates.add(new QueuedRequest<>(job.id(), job.request(), job.priority(), job.submittedAt(),
-                        job.fallbackAfter(), expected(knowledge, pending.get(job), job.request().maxRuntime(), history,
-                        now), job.gaveWay()));
+                candidates.add(job.withExpectedRuntime(expected(knowledge, pending.get(job),
+                        job.request().maxRuntime(), history, now)));
             }
             QueuePass.Result<String> result = pass.decide(candidates, snapshot,
                     ledger.shares(at, rules.shareHalfLife()), at, lastClaims);

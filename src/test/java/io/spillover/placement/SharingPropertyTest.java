@@ -242,10 +242,8 @@ class SharingPropertyTest {
                 if (run.preemptedAt != null && run.endsAt < run.naturalEnd) {
                     run.job.workLeft = Math.max(1, run.job.workLeft - (now - secondsOf(run.started)) / 2);
                     run.job.preemptions++;
-                    QueuedRequest<String> q = run.job.queued;
                     // one that gave way to a teammate goes before its team's other jobs of its priority
-                    run.job.queued = new QueuedRequest<>(q.id(), q.request(), q.priority(), q.submittedAt(),
-                            q.fallbackAfter(), q.expectedRuntime(), gaveWayTo.remove(run.job.id));
+                    run.job.queued = run.job.queued.withGaveWay(gaveWayTo.remove(run.job.id));
                     waiting.put(run.job.id, run.job);
                     log.add(now + " stopped " + run.job.id + ", requeued");
                 } else {
