@@ -2,6 +2,7 @@ package io.spillover.placement;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -30,9 +31,11 @@ import java.util.stream.Collectors;
  *       precedence, one round offers every entry. Every job is held to its team's guarantee here: no one borrows
  *       before every job that fits within its guarantee has its turn.</li>
  *   <li><b>Turns.</b> In a round, teams take turns by fair-share standing (lowest first) when
- *       {@link QueuePolicy#fairShare} is on, else all jobs go by rank; within a team, jobs go by rank: priority,
- *       then a job that gave way to a teammate ({@link QueuedRequest#gaveWay}), then with
- *       {@link QueuePolicy#shortestFirst} the highest response ratio, then queue order.</li>
+ *       {@link QueuePolicy#fairShare} is on, else all jobs go by rank: priority, then with
+ *       {@link QueuePolicy#shortestFirst} the highest response ratio, then queue order. Within a team, jobs go by
+ *       the same rank, except that a job that gave way to a teammate ({@link QueuedRequest#gaveWay}) goes before the
+ *       team's other jobs of its priority: it takes its team's next turn, the turn the team would have had without
+ *       it, so no other team's job waits for it.</li>
  *   <li><b>Patience.</b> A job takes its on-demand entry {@code i} only after waiting its patience
  *       ({@link QueuedRequest#fallbackAfter}, else the policy's) once for each earlier entry worth waiting
  *       for; the outcome says when the next entry opens, so the caller can evaluate the job again then.</li>
@@ -239,11 +242,16 @@ public final class QueuePass {
         private final Instant now;
         private final List<QueuedRequest<I>> sorted;
         /**
-         * Which job goes first where fair share does not decide: priority, then a job that gave way to a teammate,
-         * then (shortest first) the response ratio, then queue order; a strict-FIFO team keeps queue order among its
-         * own jobs.
+         * Which of a team's jobs goes first: priority, then a job that gave way to a teammate, then (shortest first)
+         * the response ratio, then queue order; a strict-FIFO team keeps queue order among its own jobs.
          */
         private final Comparator<QueuedRequest<I>> rank;
+        /**
+         * When a team's turn comes, where fair share does not decide: {@link #rank} without giving way. A job that gave
+         * way goes before its own team's jobs, in the turns its team would have had without it, never before another
+         * team's job ({@link #inTurns}).
+         */
+        private final Comparator<QueuedRequest<I>> turn;
         private final Map<String, Line> lines = new LinkedHashMap<>();
         private final Map<QueuedRequest<I>, Outcome<I>> decided = new HashMap<>();
         private final List<Outcome<I>> selections = new ArrayList<>();
@@ -270,13 +278,14 @@ public final class QueuePass {
             this.shares = shares;
             this.now = now;
             this.sorted = queue.stream().sorted(order).toList();
-            Comparator<QueuedRequest<I>> priorityThenGaveWay = Comparator.<QueuedRequest<I>>comparingInt(
-                    QueuedRequest::priority).reversed()
-                    .thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder());
-            this.rank = policy.shortestFirst()
-                    ? priorityThenGaveWay.thenComparing(Comparator.comparingDouble(this::responseRatio).reversed())
-                            .thenComparing(order)
-                    : priorityThenGaveWay.thenComparing(order);
+            Comparator<QueuedRequest<I>> priority = Comparator.<QueuedRequest<I>>comparingInt(QueuedRequest::priority)
+                    .reversed();
+            Comparator<QueuedRequest<I>> ratioThenOrder = policy.shortestFirst()
+                    ? Comparator.<QueuedRequest<I>>comparingDouble(this::responseRatio).reversed().thenComparing(order)
+                    : order;
+            this.rank = priority.thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder())
+                    .thenComparing(ratioThenOrder);
+            this.turn = priority.thenComparing(ratioThenOrder);
             for (QueuedRequest<I> job : sorted) {
                 lines.computeIfAbsent(job.request().team(), Line::new).jobs.add(job);
             }
@@ -445,9 +454,10 @@ public final class QueuePass {
         /** Steps 2, 3 and 6: one round, teams taking turns; each turn is one job's try. */
         private void playRound(int round, Mode mode) {
             var turns = new PriorityQueue<Line>(Comparator.comparingDouble(Line::standing)
-                    .thenComparing(Line::next, rank));
+                    .thenComparing(Line::turn, turn));
             for (Line line : lines.values()) {
                 line.cursor = 0;
+                line.startRound();
                 if (line.advance()) {
                     turns.add(line);
                 }
@@ -456,6 +466,7 @@ public final class QueuePass {
                 Line line = turns.poll();
                 QueuedRequest<I> job = line.next();
                 line.cursor++;
+                line.turns++;
                 // a claiming job waits for what it claims; a strict-FIFO team's claiming head holds the rest back
                 boolean placed = !reclaims.claims(job) && tryEntries(job, yields(job) ? round
                         : PreferenceList.MAX_ENTRIES - 1, mode);
@@ -536,11 +547,10 @@ public final class QueuePass {
                         Line line = lines.get(job.request().team());
                         return !line.strict() || line.firstWaiting() == job;
                     })
-                    .sorted(Comparator.comparing((QueuedRequest<I> job) -> !claimed.containsKey(job.id()))
-                            .thenComparing((a, b) -> claimed.containsKey(a.id()) ? order.compare(a, b)
-                                    : rank.compare(a, b)))
                     .toList();
-            for (QueuedRequest<I> job : waiting) {
+            var claimedBefore = waiting.stream().filter(job -> claimed.containsKey(job.id())).toList();
+            var others = inTurns(waiting.stream().filter(job -> !claimed.containsKey(job.id())).toList());
+            for (QueuedRequest<I> job : concat(claimedBefore, others)) {
                 if (!reclaims.claims(job)) {
                     reclaims.claim(job, patience(job, capacity, now));
                 }
@@ -559,11 +569,31 @@ public final class QueuePass {
                         Line line = lines.get(job.request().team());
                         return !line.strict() || line.firstWaiting() == job;
                     })
-                    .sorted(rank)
                     .toList();
-            for (QueuedRequest<I> job : waiting) {
+            for (QueuedRequest<I> job : inTurns(waiting)) {
                 reclaims.claimFromOwnTeam(job, patience(job, capacity, now));
             }
+        }
+
+        /**
+         * The jobs in the order their teams' turns come ({@link #turn}), each team's turns taken by its own jobs in
+         * its order ({@link #rank}; queue order in a strict-FIFO team): a job that gave way to a teammate takes its
+         * team's first turn, and no other team's job moves.
+         */
+        private List<QueuedRequest<I>> inTurns(List<QueuedRequest<I>> jobs) {
+            var byTeam = new HashMap<String, ArrayDeque<QueuedRequest<I>>>();
+            jobs.stream().collect(Collectors.groupingBy(job -> job.request().team())).forEach((team, own) -> {
+                own.sort(lines.get(team).strict() ? order : rank);
+                byTeam.put(team, new ArrayDeque<>(own));
+            });
+            return jobs.stream().sorted(turn).map(job -> byTeam.get(job.request().team()).poll()).toList();
+        }
+
+        private static <T> List<T> concat(List<T> first, List<T> then) {
+            var all = new ArrayList<T>(first.size() + then.size());
+            all.addAll(first);
+            all.addAll(then);
+            return all;
         }
 
         private boolean selectedAlready(QueuedRequest<I> job) {
@@ -672,6 +702,9 @@ public final class QueuePass {
             final String team;
             final List<QueuedRequest<I>> jobs = new ArrayList<>();
             int cursor;
+            /** This round's turns taken, and the turns it has: its jobs left at the round's start, best turn first. */
+            int turns;
+            private List<QueuedRequest<I>> slots = List.of();
             private int head;
             private double charged;
 
@@ -689,6 +722,20 @@ public final class QueuePass {
 
             QueuedRequest<I> next() {
                 return jobs.get(cursor);
+            }
+
+            void startRound() {
+                turns = 0;
+                slots = strict() ? List.of()
+                        : jobs.stream().filter(job -> !selectedAlready(job)).sorted(turn).toList();
+            }
+
+            /**
+             * When the team's next turn comes: its next job's, or in a team that goes by rank the turn of its next
+             * job as if no job had given way (the team's jobs keep its turns; one that gave way takes the first).
+             */
+            QueuedRequest<I> turn() {
+                return strict() ? next() : slots.get(turns);
             }
 
             private boolean selectedAlready(QueuedRequest<I> job) {

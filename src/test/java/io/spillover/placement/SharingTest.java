@@ -521,6 +521,27 @@ class SharingTest {
         assertThat(shorterFirst().decide(List.of(eval), resumed, Map.of(), NOW).preemptions()).isEmpty();
     }
 
+    @Test
+    void aJobThatGaveWayGoesBeforeItsOwnTeamsJobsButNotBeforeAnotherTeams() {
+        // 4 free p4d, each team within its guarantee: by response ratio vision's quick job (4) goes first, then nlp's
+        // eval (3), then vision's long job (1.1) -- which gave way to a teammate before
+        Capacity capacity = fleet(4, 0).team(lender("vision", 4, 0)).team(lender("nlp", 2, 0)).capacity();
+        var gaveWay = new QueuedRequest<>("long", preemptible("vision", p4d(2)), 0, NOW.minusSeconds(9000), null,
+                Duration.ofHours(20), true);
+        var quick = new QueuedRequest<>("quick", bounded("vision", Duration.ofMinutes(20), p4d(2)), 0,
+                NOW.minusSeconds(1800), null, Duration.ofMinutes(10));
+        var eval = new QueuedRequest<>("eval", bounded("nlp", Duration.ofMinutes(20), p4d(2)), 0,
+                NOW.minusSeconds(1200), null, Duration.ofMinutes(10));
+
+        // the long job takes its team's first turn, quick's; nlp keeps its turn, and vision's quick job waits
+        assertThat(selections(shorterFirst().decide(List.of(gaveWay, quick, eval), capacity, Map.of(), NOW)))
+                .containsExactly("long:0", "quick:-", "eval:0");
+        // alone with another team's job, it does not go first: that would be a precedence over every team
+        Capacity two = fleet(2, 0).team(lender("vision", 4, 0)).team(lender("nlp", 2, 0)).capacity();
+        assertThat(selections(shorterFirst().decide(List.of(gaveWay, eval), two, Map.of(), NOW)))
+                .containsExactly("long:-", "eval:0");
+    }
+
     // --- helpers
 
     private static QueuePass pass() {
