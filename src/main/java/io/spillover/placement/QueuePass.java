@@ -252,6 +252,8 @@ public final class QueuePass {
          * team's job ({@link #inTurns}).
          */
         private final Comparator<QueuedRequest<I>> turn;
+        /** Whether a job of the queue gave way: without one, teams' turns are their next jobs' ranks, as ever. */
+        private final boolean anyGaveWay;
         private final Map<String, Line> lines = new LinkedHashMap<>();
         private final Map<QueuedRequest<I>, Outcome<I>> decided = new HashMap<>();
         private final List<Outcome<I>> selections = new ArrayList<>();
@@ -291,6 +293,12 @@ public final class QueuePass {
             }
             // a strict-FIFO team's jobs start in queue order whatever the rank says
             lines.values().stream().filter(line -> !line.strict()).forEach(line -> line.jobs.sort(rank));
+            this.anyGaveWay = queue.stream().anyMatch(QueuedRequest::gaveWay);
+            if (anyGaveWay) {
+                lines.values().stream().filter(line -> !line.strict() && line.jobs.stream()
+                        .anyMatch(QueuedRequest::gaveWay)).forEach(line -> line.byTurn = line.jobs.stream()
+                        .sorted(turn).toList());
+            }
             for (Mode mode : Mode.values()) {
                 tried.put(mode, new HashMap<>());
             }
@@ -581,6 +589,9 @@ public final class QueuePass {
          * team's first turn, and no other team's job moves.
          */
         private List<QueuedRequest<I>> inTurns(List<QueuedRequest<I>> jobs) {
+            if (!anyGaveWay) {
+                return jobs.stream().sorted(rank).toList();
+            }
             var byTeam = new HashMap<String, ArrayDeque<QueuedRequest<I>>>();
             jobs.stream().collect(Collectors.groupingBy(job -> job.request().team())).forEach((team, own) -> {
                 own.sort(lines.get(team).strict() ? order : rank);
@@ -702,9 +713,15 @@ public final class QueuePass {
             final String team;
             final List<QueuedRequest<I>> jobs = new ArrayList<>();
             int cursor;
-            /** This round's turns taken, and the turns it has: its jobs left at the round's start, best turn first. */
+            /** The turns the team has taken in this round. */
             int turns;
-            private List<QueuedRequest<I>> slots = List.of();
+            /**
+             * In a team that goes by rank and has a job that gave way, its jobs in the order of the turns they would
+             * have without giving way, and this round's: those left at its start. Null in any other team, whose next
+             * job's rank is its turn.
+             */
+            private List<QueuedRequest<I>> byTurn;
+            private List<QueuedRequest<I>> slots;
             private int head;
             private double charged;
 
@@ -726,16 +743,15 @@ public final class QueuePass {
 
             void startRound() {
                 turns = 0;
-                slots = strict() ? List.of()
-                        : jobs.stream().filter(job -> !selectedAlready(job)).sorted(turn).toList();
+                slots = byTurn == null ? null : byTurn.stream().filter(job -> !selectedAlready(job)).toList();
             }
 
             /**
-             * When the team's next turn comes: its next job's, or in a team that goes by rank the turn of its next
-             * job as if no job had given way (the team's jobs keep its turns; one that gave way takes the first).
+             * When the team's next turn comes: its next job's; in a team with a job that gave way, its next turn as if
+             * none had (the team keeps its turns, and the job that gave way takes the first of them).
              */
             QueuedRequest<I> turn() {
-                return strict() ? next() : slots.get(turns);
+                return slots == null ? next() : slots.get(turns);
             }
 
             private boolean selectedAlready(QueuedRequest<I> job) {
