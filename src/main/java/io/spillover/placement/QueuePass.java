@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Decides a queue of pending jobs in one pass against one working capacity, under a {@link QueuePolicy} and a
@@ -558,7 +559,7 @@ public final class QueuePass {
                     .toList();
             var claimedBefore = waiting.stream().filter(job -> claimed.containsKey(job.id())).toList();
             var others = inTurns(waiting.stream().filter(job -> !claimed.containsKey(job.id())).toList());
-            for (QueuedRequest<I> job : concat(claimedBefore, others)) {
+            for (QueuedRequest<I> job : Stream.concat(claimedBefore.stream(), others.stream()).toList()) {
                 if (!reclaims.claims(job)) {
                     reclaims.claim(job, patience(job, capacity, now));
                 }
@@ -598,13 +599,6 @@ public final class QueuePass {
                 byTeam.put(team, new ArrayDeque<>(own));
             });
             return jobs.stream().sorted(turn).map(job -> byTeam.get(job.request().team()).poll()).toList();
-        }
-
-        private static <T> List<T> concat(List<T> first, List<T> then) {
-            var all = new ArrayList<T>(first.size() + then.size());
-            all.addAll(first);
-            all.addAll(then);
-            return all;
         }
 
         private boolean selectedAlready(QueuedRequest<I> job) {

@@ -542,6 +542,26 @@ class SharingTest {
                 .containsExactly("long:-", "eval:0");
     }
 
+    @Test
+    void aJobThatGaveWayDoesNotClaimBeforeAnotherTeamsJob() {
+        // vision borrows 2 of the 4 p4d; nlp's long job (it gave way to a teammate) and research's short one are each
+        // below their team's guarantee, and what vision borrowed covers one claim: the short job's, by rank
+        Capacity capacity = fleet(4, 0).p4dInUse(4).team(lender("vision", 2, 4)).team(lender("nlp", 4, 0))
+                .team(lender("research", 4, 0))
+                .running(placed("own", "vision", 2, false, false, -7200))
+                .running(placed("borrowed", "vision", 2, true, true, -1800))
+                .capacity();
+        var gaveWay = new QueuedRequest<>("long", preemptible("nlp", p4d(2)), 0, NOW.minusSeconds(9000), null,
+                Duration.ofHours(20), true);
+        var eval = new QueuedRequest<>("eval", bounded("research", Duration.ofMinutes(20), p4d(2)), 0,
+                NOW.minusSeconds(1200), null, Duration.ofMinutes(10));
+
+        var result = shorterFirst().decide(List.of(gaveWay, eval), capacity, Map.of(), NOW);
+
+        assertThat(result.claims()).containsOnlyKeys("eval");
+        assertThat(result.preemptions()).extracting(QueuePass.Preemption::forJob).containsExactly("eval");
+    }
+
     // --- helpers
 
     private static QueuePass pass() {
