@@ -30,7 +30,8 @@ import java.util.Set;
  * @param policies   the names of the replay's policies to run ({@code --policies=spillover,no-sharing}), empty for
  *                   all; the goals need single-type, spillover and a polling script
  * @param nearby     also replay the fleets one on-demand instance away ({@code --nearby} or {@code --nearby=fleets}) or
- *                   the fleet with {@value #DRAWS} other draws of its jobs' lists ({@code --nearby=draws}) under
+ *                   the fleet with {@value #DRAWS} other draws of its jobs' lists ({@code --nearby=draws}; N others
+ *                   with {@code --nearby=draws:N}, named {@code draws-N} apart from the eight's) under
  *                   {@code spillover}, {@code no-sharing} and the scripts, and judge the goals that compare teams over
  *                   all of them ({@code NearbyFleets}); null for neither
  */
@@ -48,7 +49,7 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
                                         [--max-jobs=N] [--poll=60x3,30x3] [--out=DIR] [--doc=PATH] [--exact]
                                         [--label=NAME] [--shift-teams=SEED] [--estimates=N|off]
                                         [--arrivals=none|last-day] [--estimate-runs=history|true]
-                                        [--policies=NAME,...] [--nearby[=fleets|draws]]
+                                        [--policies=NAME,...] [--nearby[=fleets|draws[:N]]]
             From Maven: ./mvnw -Pbench -Dbench=quick test-compile exec:exec
                         ./mvnw -Pbench -Dbench=full -Dbench.args="--parts=replay --poll=30x5" test-compile exec:exec
                         ./mvnw -Pbench -Dbench=quick -Dbench.args="--parts=service" test-compile exec:exec""";
@@ -105,11 +106,21 @@ record BenchOptions(String mode, Set<String> parts, Path trace, Path fleet, Wind
         if (value == null) {
             return null;
         }
+        if (value.matches("draws:[0-9]{1,3}") && Integer.parseInt(value.substring("draws:".length())) > 0) {
+            int count = Integer.parseInt(value.substring("draws:".length()));
+            return count == DRAWS ? "draws" : "draws-" + count;
+        }
         return switch (value) {
             case "true", "fleets" -> "fleets";
             case "draws" -> "draws";
-            default -> throw new IllegalArgumentException("--nearby takes fleets or draws, not " + value + "\n" + USAGE);
+            default -> throw new IllegalArgumentException(
+                    "--nearby takes fleets, draws or draws:N (N other draws, 1 to 999), not " + value + "\n" + USAGE);
         };
+    }
+
+    /** How many other draws {@code --nearby=draws[:N]} replays. */
+    int draws() {
+        return nearby.startsWith("draws-") ? Integer.parseInt(nearby.substring("draws-".length())) : DRAWS;
     }
 
     private static EstimateAccuracy.Settings estimates(String jobs, String arrivals, String runs) {

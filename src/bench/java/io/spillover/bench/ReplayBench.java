@@ -91,8 +91,8 @@ final class ReplayBench {
                         || name.startsWith("polling-") && !name.endsWith(Goals.FREE_FOR_ALL))
                 .filter(name -> options.policies().isEmpty() || options.policies().contains(name))
                 .collect(Collectors.toSet());
-        List<NearbyFleets.Nearby> fleets = options.nearby().equals("draws")
-                ? NearbyFleets.draws(input.config(), BenchOptions.DRAWS) : NearbyFleets.around(input.config());
+        List<NearbyFleets.Nearby> fleets = options.nearby().startsWith("draws")
+                ? NearbyFleets.draws(input.config(), options.draws()) : NearbyFleets.around(input.config());
         for (NearbyFleets.Nearby fleet : fleets) {
             System.out.printf("Replaying the same on a nearby fleet: %s%n", fleet.change());
             replays.put(fleet.change(), new Replay(fleet.config(), catalog(), options.exact(), System::nanoTime,
