@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -256,7 +257,10 @@ public final class QueuePass {
         /** Whether a job of the queue gave way: without one, teams' turns are their next jobs' ranks, as ever. */
         private final boolean anyGaveWay;
         private final Map<String, Line> lines = new LinkedHashMap<>();
-        private final Map<QueuedRequest<I>, Outcome<I>> decided = new HashMap<>();
+        /** Each job's place in the order of {@link #turn}, a total order: comparing two places is comparing by it. */
+        private final Map<QueuedRequest<I>, Integer> turnPosition = new IdentityHashMap<>();
+        // keyed by the queue's own instances: a record's hash walks its whole request, on every lookup
+        private final Map<QueuedRequest<I>, Outcome<I>> decided = new IdentityHashMap<>();
         private final List<Outcome<I>> selections = new ArrayList<>();
         private final Map<OfferingKey, I> holds = new LinkedHashMap<>();
         /** The first booking of this pass on each offering, to explain to the jobs it left waiting. */
@@ -289,19 +293,38 @@ public final class QueuePass {
             this.rank = priority.thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder())
                     .thenComparing(ratioThenOrder);
             this.turn = priority.thenComparing(ratioThenOrder);
-            for (QueuedRequest<I> job : sorted) {
-                lines.computeIfAbsent(job.request().team(), Line::new).jobs.add(job);
+            // the one sort by turn: every round compares teams by their next job's position in it
+            List<QueuedRequest<I>> inTurn = sorted.stream().sorted(turn).toList();
+            for (int i = 0; i < inTurn.size(); i++) {
+                turnPosition.put(inTurn.get(i), i);
             }
-            // a strict-FIFO team's jobs start in queue order whatever the rank says
-            lines.values().stream().filter(line -> !line.strict()).forEach(line -> line.jobs.sort(rank));
+            for (QueuedRequest<I> job : sorted) {
+                lines.computeIfAbsent(job.request().team(), Line::new);
+            }
+            // a strict-FIFO team's jobs start in queue order whatever the rank says; in any other team the rank is
+            // the turn, but for a job that gave way
+            for (QueuedRequest<I> job : sorted) {
+                Line line = lines.get(job.request().team());
+                if (line.strict) {
+                    line.jobs.add(job);
+                }
+            }
+            for (QueuedRequest<I> job : inTurn) {
+                Line line = lines.get(job.request().team());
+                if (!line.strict) {
+                    line.jobs.add(job);
+                }
+            }
             this.anyGaveWay = queue.stream().anyMatch(QueuedRequest::gaveWay);
             if (anyGaveWay) {
                 lines.values().stream().filter(line -> !line.strict() && line.jobs.stream()
-                        .anyMatch(QueuedRequest::gaveWay)).forEach(line -> line.byTurn = line.jobs.stream()
-                        .sorted(turn).toList());
+                        .anyMatch(QueuedRequest::gaveWay)).forEach(line -> {
+                            line.byTurn = List.copyOf(line.jobs);
+                            line.jobs.sort(rank);
+                        });
             }
             for (Mode mode : Mode.values()) {
-                tried.put(mode, new HashMap<>());
+                tried.put(mode, new IdentityHashMap<>());
             }
             this.reclaims = new Reclaims<>(placement, sharing, capacity, now, this.claimed);
         }
@@ -462,8 +485,9 @@ public final class QueuePass {
 
         /** Steps 2, 3 and 6: one round, teams taking turns; each turn is one job's try. */
         private void playRound(int round, Mode mode) {
-            var turns = new PriorityQueue<Line>(Comparator.comparingDouble(Line::standing)
-                    .thenComparing(Line::turn, turn));
+            var turns = new PriorityQueue<Line>(policy.fairShare()
+                    ? Comparator.comparingDouble(Line::standing).thenComparingInt(line -> turnPosition.get(line.turn()))
+                    : Comparator.comparingInt(line -> turnPosition.get(line.turn())));
             for (Line line : lines.values()) {
                 line.cursor = 0;
                 line.startRound();
@@ -705,6 +729,8 @@ public final class QueuePass {
         private final class Line {
 
             final String team;
+            /** A strict-FIFO team: its jobs go in queue order. */
+            final boolean strict;
             final List<QueuedRequest<I>> jobs = new ArrayList<>();
             int cursor;
             /** The turns the team has taken in this round. */
@@ -721,6 +747,7 @@ public final class QueuePass {
 
             Line(String team) {
                 this.team = team;
+                this.strict = capacity.team(team).map(TeamState::strictFifo).orElse(false);
             }
 
             /** Moves the cursor past jobs already placed; whether a job is left to try this round. */
@@ -762,7 +789,7 @@ public final class QueuePass {
             }
 
             boolean strict() {
-                return capacity.team(team).map(TeamState::strictFifo).orElse(false);
+                return strict;
             }
 
             /** A selection of this pass is charged to the team at once, so its next turn weighs it. */
