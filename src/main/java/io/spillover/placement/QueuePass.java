@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -257,8 +259,6 @@ public final class QueuePass {
         /** Whether a job of the queue gave way: without one, teams' turns are their next jobs' ranks, as ever. */
         private final boolean anyGaveWay;
         private final Map<String, Line> lines = new LinkedHashMap<>();
-        /** Each job's place in the order of {@link #turn}, a total order: comparing two places is comparing by it. */
-        private final Map<QueuedRequest<I>, Integer> turnPosition = new IdentityHashMap<>();
         // keyed by the queue's own instances: a record's hash walks its whole request, on every lookup
         private final Map<QueuedRequest<I>, Outcome<I>> decided = new IdentityHashMap<>();
         private final List<Outcome<I>> selections = new ArrayList<>();
@@ -293,35 +293,33 @@ public final class QueuePass {
             this.rank = priority.thenComparing(QueuedRequest::gaveWay, Comparator.reverseOrder())
                     .thenComparing(ratioThenOrder);
             this.turn = priority.thenComparing(ratioThenOrder);
-            // the one sort by turn: every round compares teams by their next job's position in it
+            // the one sort by turn: every round compares teams by their next job's place in it, a total order
             List<QueuedRequest<I>> inTurn = sorted.stream().sorted(turn).toList();
-            for (int i = 0; i < inTurn.size(); i++) {
-                turnPosition.put(inTurn.get(i), i);
-            }
             for (QueuedRequest<I> job : sorted) {
                 lines.computeIfAbsent(job.request().team(), Line::new);
             }
             // a strict-FIFO team's jobs start in queue order whatever the rank says; in any other team the rank is
             // the turn, but for a job that gave way
+            Map<QueuedRequest<I>, Integer> strictPlaces = new IdentityHashMap<>();
+            for (int i = 0; i < inTurn.size(); i++) {
+                QueuedRequest<I> job = inTurn.get(i);
+                Line line = lines.get(job.request().team());
+                if (line.strict) {
+                    strictPlaces.put(job, i);
+                } else {
+                    line.add(job, i);
+                }
+            }
             for (QueuedRequest<I> job : sorted) {
                 Line line = lines.get(job.request().team());
                 if (line.strict) {
-                    line.jobs.add(job);
-                }
-            }
-            for (QueuedRequest<I> job : inTurn) {
-                Line line = lines.get(job.request().team());
-                if (!line.strict) {
-                    line.jobs.add(job);
+                    line.add(job, strictPlaces.get(job));
                 }
             }
             this.anyGaveWay = queue.stream().anyMatch(QueuedRequest::gaveWay);
             if (anyGaveWay) {
                 lines.values().stream().filter(line -> !line.strict() && line.jobs.stream()
-                        .anyMatch(QueuedRequest::gaveWay)).forEach(line -> {
-                            line.byTurn = List.copyOf(line.jobs);
-                            line.jobs.sort(rank);
-                        });
+                        .anyMatch(QueuedRequest::gaveWay)).forEach(Line::keepTurns);
             }
             for (Mode mode : Mode.values()) {
                 tried.put(mode, new IdentityHashMap<>());
@@ -486,8 +484,8 @@ public final class QueuePass {
         /** Steps 2, 3 and 6: one round, teams taking turns; each turn is one job's try. */
         private void playRound(int round, Mode mode) {
             var turns = new PriorityQueue<Line>(policy.fairShare()
-                    ? Comparator.comparingDouble(Line::standing).thenComparingInt(line -> turnPosition.get(line.turn()))
-                    : Comparator.comparingInt(line -> turnPosition.get(line.turn())));
+                    ? Comparator.comparingDouble(Line::standing).thenComparingInt(Line::turn)
+                    : Comparator.comparingInt(Line::turn));
             for (Line line : lines.values()) {
                 line.cursor = 0;
                 line.startRound();
@@ -732,16 +730,19 @@ public final class QueuePass {
             /** A strict-FIFO team: its jobs go in queue order. */
             final boolean strict;
             final List<QueuedRequest<I>> jobs = new ArrayList<>();
+            /** Each job's place in the pass's order by {@link #turn}, beside it in {@link #jobs}. */
+            private int[] places = new int[8];
             int cursor;
             /** The turns the team has taken in this round. */
             int turns;
             /**
-             * In a team that goes by rank and has a job that gave way, its jobs in the order of the turns they would
-             * have without giving way, and this round's: those left at its start. Null in any other team, whose next
-             * job's rank is its turn.
+             * In a team that goes by rank and has a job that gave way, the places of the turns its jobs would have
+             * without giving way ({@link #keepTurns}), and this round's: those of jobs left at its start. Null in any
+             * other team, whose next job's place is its turn.
              */
             private List<QueuedRequest<I>> byTurn;
-            private List<QueuedRequest<I>> slots;
+            private int[] byTurnPlaces;
+            private int[] slots;
             private int head;
             private double charged;
 
@@ -762,17 +763,37 @@ public final class QueuePass {
                 return jobs.get(cursor);
             }
 
+            /** Adds the team's next job, in the order the team goes in. */
+            void add(QueuedRequest<I> job, int place) {
+                if (jobs.size() == places.length) {
+                    places = Arrays.copyOf(places, 2 * places.length);
+                }
+                places[jobs.size()] = place;
+                jobs.add(job);
+            }
+
+            /** Keeps the turns in the order its jobs were added (by turn), and puts the jobs in order of rank. */
+            void keepTurns() {
+                byTurn = List.copyOf(jobs);
+                byTurnPlaces = Arrays.copyOf(places, jobs.size());
+                jobs.sort(rank);
+            }
+
             void startRound() {
                 turns = 0;
-                slots = byTurn == null ? null : byTurn.stream().filter(job -> !selectedAlready(job)).toList();
+                if (byTurn != null) {
+                    slots = IntStream.range(0, byTurn.size()).filter(i -> !selectedAlready(byTurn.get(i)))
+                            .map(i -> byTurnPlaces[i]).toArray();
+                }
             }
 
             /**
-             * When the team's next turn comes: its next job's; in a team with a job that gave way, its next turn as if
-             * none had (the team keeps its turns, and the job that gave way takes the first of them).
+             * When the team's next turn comes, as a place in the pass's order by turn: its next job's; in a team with a
+             * job that gave way, its next turn as if none had (the team keeps its turns, and the job that gave way takes
+             * the first of them).
              */
-            QueuedRequest<I> turn() {
-                return slots == null ? next() : slots.get(turns);
+            int turn() {
+                return slots == null ? places[cursor] : slots[turns];
             }
 
             private boolean selectedAlready(QueuedRequest<I> job) {

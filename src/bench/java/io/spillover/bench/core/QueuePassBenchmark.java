@@ -5,7 +5,9 @@ import io.spillover.placement.OfferingState;
 import io.spillover.placement.Placement;
 import io.spillover.placement.PreferenceEntry;
 import io.spillover.placement.QueuePass;
+import io.spillover.placement.QueuePolicy;
 import io.spillover.placement.QueuedRequest;
+import io.spillover.placement.SharingPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,6 +31,9 @@ import org.openjdk.jmh.annotations.State;
  * measures that copy alone).
  * Jobs decided per second = pending × passes per second. The 100,000-job pass is the placement core's share
  * of SPEC §7's "one release with 100,000 pending jobs" (the service adds reading the queue and writing).
+ * {@code policy}: {@code first-fit} is the queue as first built ({@link QueuePolicy#FIRST_FIT}, hard quotas);
+ * {@code default} is what the service runs, {@link QueuePolicy#DEFAULT} with guarantees lent
+ * ({@link SharingPolicy#DEFAULT}): a round per entry for precedence, and the borrowing rounds besides.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -38,6 +43,9 @@ public class QueuePassBenchmark {
     @Param({"1000", "10000", "100000"})
     public int pending;
 
+    @Param({"first-fit", "default"})
+    public String policy;
+
     private Snapshot snapshot;
     private QueuePass pass;
     private List<QueuedRequest<Integer>> queue;
@@ -45,7 +53,12 @@ public class QueuePassBenchmark {
     @Setup
     public void setUp() {
         snapshot = new Snapshot(1);
-        pass = new QueuePass(new Placement(snapshot.catalog));
+        var placement = new Placement(snapshot.catalog);
+        pass = switch (policy) {
+            case "first-fit" -> new QueuePass(placement);
+            case "default" -> new QueuePass(placement, QueuePolicy.DEFAULT, SharingPolicy.DEFAULT);
+            default -> throw new IllegalArgumentException("policy is first-fit or default, not " + policy);
+        };
         List<OfferingKey> onDemand = snapshot.offerings.stream().map(OfferingState::key)
                 .filter(k -> !k.isPlan()).toList();
         var random = new SplittableRandom(42);
