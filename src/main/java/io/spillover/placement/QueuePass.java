@@ -304,7 +304,7 @@ public final class QueuePass {
             for (int i = 0; i < inTurn.size(); i++) {
                 QueuedRequest<I> job = inTurn.get(i);
                 Line line = lines.get(job.request().team());
-                if (line.strict) {
+                if (line.strict()) {
                     strictPlaces.put(job, i);
                 } else {
                     line.add(job, i);
@@ -312,7 +312,7 @@ public final class QueuePass {
             }
             for (QueuedRequest<I> job : sorted) {
                 Line line = lines.get(job.request().team());
-                if (line.strict) {
+                if (line.strict()) {
                     line.add(job, strictPlaces.get(job));
                 }
             }
@@ -728,7 +728,7 @@ public final class QueuePass {
 
             final String team;
             /** A strict-FIFO team: its jobs go in queue order. */
-            final boolean strict;
+            private final boolean strict;
             final List<QueuedRequest<I>> jobs = new ArrayList<>();
             /** Each job's place in the pass's order by {@link #turn}, beside it in {@link #jobs}. */
             private int[] places = new int[8];
@@ -794,11 +794,6 @@ public final class QueuePass {
              */
             int turn() {
                 return slots == null ? places[cursor] : slots[turns];
-            }
-
-            private boolean selectedAlready(QueuedRequest<I> job) {
-                Outcome<I> outcome = decided.get(job);
-                return outcome != null && outcome.decision().isSelected();
             }
 
             /** The team's first job not selected yet; jobs before it are all selected, so the search resumes there. */

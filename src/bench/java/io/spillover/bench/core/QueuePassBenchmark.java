@@ -23,14 +23,14 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Passes per second of {@link QueuePass#decide} over a long queue on a busy fleet, the step the service
- * runs when capacity is released: {@code pending} jobs of the 50 teams, each with 1 to 5 entries (1 to 4
+ * Passes per second of {@link QueuePass#decide} over a long queue on a busy fleet: {@code pending} jobs of the 50 teams, each with 1 to 5 entries (1 to 4
  * instances each) drawn from the 100 offerings, against a snapshot with one instance free per on-demand
  * offering. A few dozen jobs start; every other job is decided and refused, entry by entry. Each pass books
  * into a fresh copy of the snapshot, as the service's cycle does ({@code PlacementBenchmark.copySnapshot}
  * measures that copy alone).
- * Jobs decided per second = pending × passes per second. The 100,000-job pass is the placement core's share
- * of SPEC §7's "one release with 100,000 pending jobs" (the service adds reading the queue and writing).
+ * Jobs decided per second = pending × passes per second. A pass over the whole queue is what a forecast or a what-if
+ * run does; on a release the service's cycle passes over far fewer, the jobs of each team's line that the freed
+ * instances could start and its look-ahead ({@code spillover.scheduling.look-ahead}).
  * {@code policy}: {@code first-fit} is the queue as first built ({@link QueuePolicy#FIRST_FIT}, hard quotas);
  * {@code default} is what the service runs, {@link QueuePolicy#DEFAULT} with guarantees lent
  * ({@link SharingPolicy#DEFAULT}): a round per entry for precedence, and the borrowing rounds besides.
